@@ -1,0 +1,19 @@
+# Production image: the server against an external PostgreSQL (DATABASE_URL).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Install without the prepare step (it builds), then build once the sources are in.
+RUN npm ci --ignore-scripts
+COPY . .
+RUN npm run build && npm prune --omit=dev --ignore-scripts
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/prisma ./prisma
+USER node
+EXPOSE 3000
+CMD ["node", "dist/apps/api/src/main.js"]

@@ -1,0 +1,23 @@
+import type { ExecutionContext } from '@nestjs/common';
+import { GqlExecutionContext } from '@nestjs/graphql';
+import type { AuthenticatedPlayer } from './authenticated-player.js';
+
+/** What both transports carry per request: headers in, the authenticated player out. */
+export interface RequestLike {
+  headers: Record<string, string | string[] | undefined>;
+  player?: AuthenticatedPlayer;
+}
+
+export interface GraphQLContext {
+  req?: RequestLike;
+  /** Set for subscriptions over graphql-ws: authenticated once in onConnect. */
+  player?: AuthenticatedPlayer;
+}
+
+export function requestOf(context: ExecutionContext): { request: RequestLike | undefined; gql: GraphQLContext | undefined } {
+  if (context.getType<string>() === 'graphql') {
+    const gql = GqlExecutionContext.create(context).getContext<GraphQLContext>();
+    return { request: gql.req, gql };
+  }
+  return { request: context.switchToHttp().getRequest<RequestLike>(), gql: undefined };
+}

@@ -1,0 +1,78 @@
+// Configuration comes from the environment and is checked once at start-up, so a typo in a
+// variable stops the server with a message instead of failing on the first request.
+export interface AppConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  /** Unset: an embedded PostgreSQL is started with its data in `dataDir`. */
+  databaseUrl: string | null;
+  dataDir: string;
+  databasePoolSize: number;
+  redisUrl: string | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Requests per minute per client on the REST and GraphQL surfaces. */
+  rateLimitPerMinute: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const NODE_ENVS = ['development', 'production', 'test'] as const;
+
+export function loadConfig(env: Record<string, string | undefined>): AppConfig {
+  const problems: string[] = [];
+  const text = (name: string) => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const integer = (name: string, fallback: number, min: number, max: number) => {
+    const raw = text(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || value < min || value > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = text(name);
+    if (raw === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  };
+  const url = (name: string, protocols: string[]) => {
+    const raw = text(name);
+    if (raw === undefined) return null;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) throw new Error('protocol');
+      return raw;
+    } catch {
+      problems.push(`${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+      return null;
+    }
+  };
+
+  const config: AppConfig = {
+    nodeEnv: oneOf('NODE_ENV', NODE_ENVS, 'development'),
+    host: text('HOST') ?? '0.0.0.0',
+    port: integer('PORT', 3000, 0, 65535),
+    databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    dataDir: text('DATA_DIR') ?? '.data',
+    databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 200),
+    redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
+    logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

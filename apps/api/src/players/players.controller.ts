@@ -1,0 +1,51 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
+import { CurrentPlayer } from '../auth/current-player.decorator.js';
+import { Public } from '../auth/public.decorator.js';
+import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
+import { CreateApiTokenInput, RegisterInput } from './dto/player.inputs.js';
+import { ApiToken, CreateApiTokenPayload, Player, RegisterPayload } from './models/player.model.js';
+import { PlayersService } from './players.service.js';
+
+@ApiTags('players')
+@Controller()
+export class PlayersController {
+  constructor(private readonly players: PlayersService) {}
+
+  @Public()
+  @Post('players')
+  @ApiCreatedResponse({ type: RegisterPayload, description: 'The player and its first API token (shown once)' })
+  register(@Body() input: RegisterInput): Promise<RegisterPayload> {
+    return this.players.register(input.name);
+  }
+
+  @ApiBearerAuth()
+  @Get('me')
+  @ApiOkResponse({ type: Player })
+  me(@CurrentPlayer() caller: AuthenticatedPlayer): Promise<Player> {
+    return this.players.get(caller.id);
+  }
+
+  @ApiBearerAuth()
+  @Get('me/tokens')
+  @ApiOkResponse({ type: [ApiToken] })
+  tokens(@CurrentPlayer() caller: AuthenticatedPlayer): Promise<ApiToken[]> {
+    return this.players.listTokens(caller.id);
+  }
+
+  @ApiBearerAuth()
+  @Post('me/tokens')
+  @ApiCreatedResponse({ type: CreateApiTokenPayload })
+  createToken(@CurrentPlayer() caller: AuthenticatedPlayer, @Body() input: CreateApiTokenInput): Promise<CreateApiTokenPayload> {
+    return this.players.createToken(caller.id, input.name);
+  }
+
+  @ApiBearerAuth()
+  @Delete('me/tokens/:id')
+  @HttpCode(200)
+  @ApiOkResponse({ type: ApiToken, description: 'The revoked token' })
+  revokeToken(@CurrentPlayer() caller: AuthenticatedPlayer, @Param('id', ParseUuidPipe) id: string): Promise<ApiToken> {
+    return this.players.revokeToken(caller.id, id);
+  }
+}

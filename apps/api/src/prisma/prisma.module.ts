@@ -1,0 +1,15 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { DATABASE_URL } from './database-url.js';
+import { PrismaService } from './prisma.service.js';
+
+@Global()
+@Module({})
+export class PrismaModule {
+  static forRoot(databaseUrl: string): DynamicModule {
+    return {
+      module: PrismaModule,
+      providers: [{ provide: DATABASE_URL, useValue: databaseUrl }, PrismaService],
+      exports: [PrismaService],
+    };
+  }
+}

@@ -1,0 +1,28 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'apps/api/src/generated/**', '.data/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // The rules engine must stay pure: nothing from Node, Nest or Prisma.
+      'no-restricted-imports': 'off',
+    },
+  },
+  {
+    files: ['libs/rules/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['node:*', '@nestjs/*', '@prisma/*', '**/apps/**', 'fs', 'path', 'crypto'], message: 'libs/rules is pure' }] },
+      ],
+      'no-restricted-globals': ['error', { name: 'Date', message: 'the rules read no clock' }],
+      'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'chance comes from the seed' }],
+    },
+  },
+);
