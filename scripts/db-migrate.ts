@@ -1,0 +1,31 @@
+// `npm run db:migrate`: applies the pending migrations to DATABASE_URL or, when it is unset, to the
+// embedded PostgreSQL kept in DATA_DIR/postgres (.data/postgres), as the server itself does at boot.
+import { resolve } from 'node:path';
+import { applyMigrations, projectRoot } from '../apps/api/src/database/migrations.js';
+
+let embedded: { url: string; stop(): Promise<void> } | null = null;
+let status = 0;
+try {
+  let url = process.env.DATABASE_URL;
+  if (!url) {
+    const dataDir = resolve(projectRoot(), process.env.DATA_DIR || '.data', 'postgres');
+    process.stdout.write(`DATABASE_URL is not set: using the embedded PostgreSQL in ${dataDir}\n`);
+    // Loaded only here: with DATABASE_URL the embedded binaries are never needed.
+    const { startEmbeddedPostgres } = await import('../apps/api/src/database/embedded-postgres.js');
+    embedded = await startEmbeddedPostgres({ dataDir });
+    url = embedded.url;
+  }
+  const { applied } = await applyMigrations(url);
+  process.stdout.write(applied.length ? `applied ${applied.join(', ')}\n` : 'the database is up to date\n');
+} catch (error) {
+  process.stderr.write(`db:migrate failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  status = 1;
+}
+try {
+  await embedded?.stop();
+} catch (error) {
+  process.stderr.write(`db:migrate: stopping the embedded PostgreSQL failed: ${String(error)}\n`);
+  status = 1;
+}
+// Exit explicitly: the WebAssembly engine can keep the event loop alive.
+process.exit(status);
