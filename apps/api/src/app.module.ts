@@ -13,11 +13,12 @@ import { ApiThrottlerGuard } from './common/throttler.guard.js';
 import type { AppConfig } from './config/app-config.js';
 import { configModule } from './config/config.module.js';
 import { HealthModule } from './health/health.module.js';
+import { LobbiesModule } from './lobbies/lobbies.module.js';
 import { PlayersModule } from './players/players.module.js';
 import { PrismaModule } from './prisma/prisma.module.js';
 
 /** The feature modules; main.ts and the tests build the same application from here. */
-export const FEATURE_MODULES = [PlayersModule, HealthModule];
+export const FEATURE_MODULES = [PlayersModule, HealthModule, LobbiesModule];
 
 type WsExtra = { player?: AuthenticatedPlayer };
 

@@ -1,0 +1,129 @@
+import { ArgsType, Field, ID, InputType, Int } from '@nestjs/graphql';
+import { ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsEnum, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { LobbyVisibility } from '../models/lobby.model.js';
+
+export const MAX_PAGE = 100;
+export const DEFAULT_PAGE = 20;
+
+/**
+ * Rule options. Their values are checked by the rules (`makeRules`), not here, so a client
+ * gets the rules' own message for a bad one; over REST an unknown key reaches the rules too.
+ */
+@InputType()
+export class LobbyRuleOptionsInput {
+  @Field(() => String, { nullable: true, description: 'contract family: "reversed" (default) or "same"' })
+  @ApiProperty({ enum: ['reversed', 'same'], required: false })
+  mizerkaQuotas?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'bidding family: the total that ends the game (default 300)' })
+  @ApiProperty({ type: Number, required: false, example: 300 })
+  target?: number | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'bidding family: allow the double-misère bid (default false)' })
+  @ApiProperty({ type: Boolean, required: false })
+  doubleMisere?: boolean | null;
+}
+
+@InputType()
+export class CreateLobbyInput {
+  @Field({ description: 'classic, classic-4, short, short-4, bidding or bidding-4' })
+  @ApiProperty({ example: 'classic' })
+  @IsString()
+  @Length(1, 32, { message: 'preset must be 1 to 32 characters long' })
+  preset!: string;
+
+  @Field(() => LobbyRuleOptionsInput, { nullable: true })
+  @ApiProperty({ type: LobbyRuleOptionsInput, required: false })
+  @IsOptional()
+  @IsObject({ message: 'options must be an object' })
+  options?: LobbyRuleOptionsInput | null;
+
+  @Field(() => LobbyVisibility, { nullable: true, description: 'Default public' })
+  @ApiProperty({ enum: LobbyVisibility, enumName: 'LobbyVisibility', required: false, default: LobbyVisibility.public })
+  @IsOptional()
+  @IsEnum(LobbyVisibility, { message: 'visibility must be "public" or "unlisted"' })
+  visibility?: LobbyVisibility | null;
+
+  @Field(() => Int, { nullable: true, description: "The host's seat; default 0" })
+  @ApiProperty({ required: false, default: 0, minimum: 0 })
+  @IsOptional()
+  @IsInt({ message: 'seat must be a whole number' })
+  seat?: number | null;
+}
+
+@InputType()
+export class JoinLobbyInput {
+  @Field(() => ID, { nullable: true, description: 'The lobby to join (public lobbies, or one you were given the id of)' })
+  @IsOptional()
+  @IsUUID('all', { message: 'lobbyId must be a valid id' })
+  lobbyId?: string | null;
+
+  @Field({ nullable: true, description: 'Or its invite code (case, spaces and dashes ignored)' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 32, { message: 'inviteCode must be 1 to 32 characters long' })
+  inviteCode?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'A free seat; omitted: the lowest free seat' })
+  @IsOptional()
+  @IsInt({ message: 'seat must be a whole number' })
+  seat?: number | null;
+}
+
+/** REST body of POST /lobbies/:id/join. */
+export class JoinSeatBody {
+  @ApiProperty({ required: false, description: 'A free seat; omitted: the lowest free seat', minimum: 0 })
+  @IsOptional()
+  @IsInt({ message: 'seat must be a whole number' })
+  seat?: number | null;
+}
+
+/** REST body of POST /lobbies/join-by-code. */
+export class JoinByCodeBody {
+  @ApiProperty({ example: 'K7QX4M2P', description: 'Case, spaces and dashes are ignored' })
+  @IsString()
+  @Length(1, 32, { message: 'inviteCode must be 1 to 32 characters long' })
+  inviteCode!: string;
+
+  @ApiProperty({ required: false, description: 'A free seat; omitted: the lowest free seat', minimum: 0 })
+  @IsOptional()
+  @IsInt({ message: 'seat must be a whole number' })
+  seat?: number | null;
+}
+
+/** The list's filter and page: GraphQL arguments and REST query parameters alike. */
+@ArgsType()
+export class ListLobbiesArgs {
+  @Field({ nullable: true, description: 'Only lobbies of this preset' })
+  @ApiProperty({ required: false, example: 'classic' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 32, { message: 'preset must be 1 to 32 characters long' })
+  preset?: string;
+
+  @Field(() => Int, { nullable: true, description: `Page size, 1 to ${MAX_PAGE}; default ${DEFAULT_PAGE}` })
+  @ApiProperty({ required: false, minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'first must be a whole number' })
+  @Min(1, { message: `first must be 1 to ${MAX_PAGE}` })
+  @Max(MAX_PAGE, { message: `first must be 1 to ${MAX_PAGE}` })
+  first?: number;
+
+  @Field({ nullable: true, description: 'The nextCursor of the previous page' })
+  @ApiProperty({ required: false, description: 'The nextCursor of the previous page' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 200, { message: 'after is not a valid cursor' })
+  after?: string;
+
+  @Field(() => Int, { nullable: true, description: 'Or skip this many lobbies (not with `after`)' })
+  @ApiProperty({ required: false, minimum: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'offset must be a whole number' })
+  @Min(0, { message: 'offset must not be negative' })
+  offset?: number;
+}

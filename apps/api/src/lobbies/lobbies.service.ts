@@ -1,0 +1,394 @@
+import { Injectable } from '@nestjs/common';
+import { makeRules } from '../../../../libs/rules/src/index.js';
+import { badInput, conflict, DomainError, forbidden, notFound } from '../common/errors.js';
+import { GamesService } from '../games/games.service.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import { DEFAULT_PAGE, type CreateLobbyInput, type JoinLobbyInput, type ListLobbiesArgs } from './dto/lobby.inputs.js';
+import { newInviteCode, normaliseInviteCode } from './invite-code.js';
+import { type Lobby, LobbyStatus, LobbyVisibility, type LobbyPage, type LobbyRuleOptions } from './models/lobby.model.js';
+
+type Tx = Prisma.TransactionClient;
+
+const LOBBY = {
+  id: true,
+  preset: true,
+  options: true,
+  players: true,
+  visibility: true,
+  status: true,
+  inviteCode: true,
+  hostId: true,
+  previousGameId: true,
+  createdAt: true,
+  host: { select: { id: true, name: true } },
+  seats: { select: { seat: true, playerId: true, player: { select: { id: true, name: true } } }, orderBy: { seat: 'asc' } },
+  game: { select: { id: true } },
+} satisfies Prisma.LobbySelect;
+
+type LobbyRow = Prisma.LobbyGetPayload<{ select: typeof LOBBY }>;
+
+// A lobby's transaction waits for the lobby's row lock while another join, leave or start of
+// the same lobby runs, and may start a game: more than Prisma's default 5 s on a busy server.
+const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
+// A fresh invite code collides about once in 10^11; retrying a few times is plenty.
+const CREATE_ATTEMPTS = 4;
+
+@Injectable()
+export class LobbiesService {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly games: GamesService,
+  ) {}
+
+  /** A new lobby; the caller is its host and sits down at `seat` (default 0). */
+  async create(callerId: string, input: CreateLobbyInput): Promise<Lobby> {
+    const rules = checkRules(input.preset, input.options);
+    const seat = input.seat ?? 0;
+    checkSeatRange(seat, rules.players);
+    return this.withNewInviteCode((inviteCode) =>
+      this.prisma.$transaction(async (tx) => {
+        const lobby = await tx.lobby.create({
+          data: {
+            preset: rules.preset,
+            options: rules.options as Prisma.InputJsonObject,
+            players: rules.players,
+            visibility: input.visibility ?? LobbyVisibility.public,
+            inviteCode,
+            hostId: callerId,
+            seats: { create: { seat, playerId: callerId } },
+          },
+          select: { id: true },
+        });
+        return this.view(tx, lobby.id);
+      }, TX_OPTIONS),
+    );
+  }
+
+  /** Open public lobbies, newest first, by cursor (`after`) or by `offset`. */
+  async list(args: ListLobbiesArgs): Promise<LobbyPage> {
+    if (args.after !== undefined && args.after !== null && args.offset !== undefined && args.offset !== null) {
+      throw badInput('Give either after or offset, not both');
+    }
+    const first = args.first ?? DEFAULT_PAGE;
+    const where: Prisma.LobbyWhereInput = {
+      status: LobbyStatus.open,
+      visibility: LobbyVisibility.public,
+      ...(args.preset ? { preset: args.preset } : {}),
+    };
+    let page: Prisma.LobbyWhereInput = where;
+    if (args.after) {
+      const cursor = decodeCursor(args.after);
+      page = {
+        AND: [
+          where,
+          { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] },
+        ],
+      };
+    }
+    const [rows, total] = await Promise.all([
+      this.prisma.lobby.findMany({
+        where: page,
+        select: LOBBY,
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: first + 1,
+        skip: args.offset ?? 0,
+      }),
+      this.prisma.lobby.count({ where }),
+    ]);
+    const more = rows.length > first;
+    const shown = more ? rows.slice(0, first) : rows;
+    const last = shown.at(-1);
+    return { lobbies: shown.map(toView), total, nextCursor: more && last ? encodeCursor(last) : null };
+  }
+
+  /** Public lobbies are seen by anyone; unlisted ones only by their members (or by code). */
+  async get(id: string, viewerId?: string): Promise<Lobby> {
+    return toView(await this.visible(this.prisma, id, viewerId));
+  }
+
+  async getByCode(code: string): Promise<Lobby> {
+    const row = await this.prisma.lobby.findUnique({ where: { inviteCode: parseInviteCode(code) }, select: LOBBY });
+    if (!row) throw notFound('Lobby');
+    return toView(row);
+  }
+
+  /**
+   * Takes a seat (the one asked for, or the lowest free one). The lobby's row is locked for
+   * the whole transaction, so joins of one lobby happen one after another: the last seat goes
+   * to exactly one player, and the join that fills the table starts the game, once.
+   */
+  async join(callerId: string, input: JoinLobbyInput): Promise<Lobby> {
+    const byId = input.lobbyId !== undefined && input.lobbyId !== null;
+    const byCode = input.inviteCode !== undefined && input.inviteCode !== null;
+    if (byId === byCode) throw badInput('Give either lobbyId or inviteCode');
+    let lobbyId: string;
+    if (byCode) {
+      const found = await this.prisma.lobby.findUnique({
+        where: { inviteCode: parseInviteCode(input.inviteCode!) },
+        select: { id: true },
+      });
+      if (!found) throw notFound('Lobby');
+      lobbyId = found.id;
+    } else {
+      lobbyId = (await this.visible(this.prisma, input.lobbyId!.toLowerCase(), callerId)).id;
+    }
+    return this.inLobby(lobbyId, async (tx, lobby) => {
+      if (input.seat !== undefined && input.seat !== null) checkSeatRange(input.seat, lobby.players);
+      checkOpen(lobby);
+      if (lobby.seats.some((s) => s.playerId === callerId)) throw conflict('You are already seated in this lobby');
+      const taken = new Set(lobby.seats.map((s) => s.seat));
+      if (taken.size >= lobby.players) throw conflict('The lobby is full');
+      let seat: number;
+      if (input.seat !== undefined && input.seat !== null) {
+        if (taken.has(input.seat)) throw conflict(`Seat ${input.seat} is taken`, { seat: input.seat });
+        seat = input.seat;
+      } else {
+        seat = [...Array(lobby.players).keys()].find((s) => !taken.has(s))!;
+      }
+      await tx.lobbySeat.create({ data: { lobbyId, seat, playerId: callerId } });
+      if (taken.size + 1 === lobby.players) await this.startGame(tx, lobbyId);
+    });
+  }
+
+  /**
+   * Gives up one's seat before the game starts. A leaving host hands the lobby to the player
+   * who has sat there longest; the last one to leave closes it.
+   */
+  async leave(callerId: string, lobbyId: string): Promise<Lobby> {
+    await this.visible(this.prisma, lobbyId, callerId);
+    return this.inLobby(lobbyId, async (tx, lobby) => {
+      checkOpen(lobby, 'leave');
+      if (!lobby.seats.some((s) => s.playerId === callerId)) throw conflict('You are not seated in this lobby');
+      await tx.lobbySeat.delete({ where: { lobbyId_playerId: { lobbyId, playerId: callerId } } });
+      await this.afterSeatFreed(tx, lobbyId, lobby.hostId === callerId);
+    });
+  }
+
+  /** The host sends a player away from the table before the game starts. */
+  async remove(callerId: string, lobbyId: string, playerId: string): Promise<Lobby> {
+    await this.visible(this.prisma, lobbyId, callerId);
+    return this.inLobby(lobbyId, async (tx, lobby) => {
+      if (lobby.hostId !== callerId) throw forbidden('Only the host may remove players');
+      if (playerId === callerId) throw badInput('The host leaves with leaveLobby, not by removing themself');
+      checkOpen(lobby, 'remove');
+      if (!lobby.seats.some((s) => s.playerId === playerId)) throw notFound('Player in this lobby');
+      await tx.lobbySeat.delete({ where: { lobbyId_playerId: { lobbyId, playerId } } });
+      await this.afterSeatFreed(tx, lobbyId, false);
+    });
+  }
+
+  /**
+   * The game starts by itself when the last seat is taken; the host may also start it, which
+   * does the same and is useful only if that start did not happen (e.g. it failed).
+   */
+  async start(callerId: string, lobbyId: string): Promise<Lobby> {
+    await this.visible(this.prisma, lobbyId, callerId);
+    return this.inLobby(lobbyId, async (tx, lobby) => {
+      if (lobby.hostId !== callerId) throw forbidden('Only the host may start the game');
+      if (lobby.status === LobbyStatus.started) {
+        throw conflict('The game has already started', lobby.game ? { gameId: lobby.game.id } : {});
+      }
+      checkOpen(lobby);
+      if (lobby.seats.length < lobby.players) {
+        throw conflict(
+          `Only ${lobby.seats.length} of ${lobby.players} seats are taken; ${lobby.preset} needs every seat filled`,
+          { seatsTaken: lobby.seats.length, players: lobby.players },
+        );
+      }
+      await this.startGame(tx, lobbyId);
+    });
+  }
+
+  /**
+   * "Play again": a new lobby for a finished game's players, in the same seats, with the caller
+   * as host. Everyone is seated at once, so the new game starts at once; nobody re-enters a
+   * code. One finished game has one rematch: the game's row is locked while it is made, and
+   * whoever asks after the first gets the same lobby back.
+   */
+  async playAgain(callerId: string, gameId: string): Promise<Lobby> {
+    return this.withNewInviteCode((inviteCode) =>
+      this.prisma.$transaction(async (tx) => {
+        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM games WHERE id = ${gameId}::uuid FOR UPDATE`;
+        if (locked.length === 0) throw notFound('Game');
+        const game = await tx.game.findUniqueOrThrow({
+          where: { id: gameId },
+          select: { preset: true, options: true, players: true, status: true, seats: { select: { seat: true, playerId: true } } },
+        });
+        if (!game.seats.some((s) => s.playerId === callerId)) throw forbidden('Only the players of a game may play it again');
+        if (game.status !== 'finished') throw conflict('The game is not over yet');
+        const earlier = await tx.lobby.findFirst({
+          where: { previousGameId: gameId },
+          orderBy: { createdAt: 'asc' },
+          select: { id: true },
+        });
+        if (earlier) return this.view(tx, earlier.id);
+        const rules = makeRules(game.preset, game.options);
+        if (!rules.ok) throw conflict(`This game's rules can no longer be used: ${rules.error.message}`);
+        const lobby = await tx.lobby.create({
+          data: {
+            preset: rules.value.preset,
+            options: rules.value.options as Prisma.InputJsonObject,
+            players: rules.value.players,
+            visibility: LobbyVisibility.unlisted,
+            inviteCode,
+            hostId: callerId,
+            previousGameId: gameId,
+            seats: { create: game.seats.map((s) => ({ seat: s.seat, playerId: s.playerId })) },
+          },
+          select: { id: true },
+        });
+        await this.startGame(tx, lobby.id);
+        return this.view(tx, lobby.id);
+      }, TX_OPTIONS),
+    );
+  }
+
+  // --- helpers ---------------------------------------------------------------------------
+
+  /** The lobby as `viewerId` may see it; unlisted lobbies of others do not exist for them. */
+  private async visible(db: Tx, id: string, viewerId: string | undefined): Promise<LobbyRow> {
+    const row = await db.lobby.findUnique({ where: { id }, select: LOBBY });
+    if (!row) throw notFound('Lobby');
+    if (row.visibility === LobbyVisibility.unlisted && !isMember(row, viewerId)) throw notFound('Lobby');
+    return row;
+  }
+
+  /** Runs `change` with the lobby's row locked, then answers the lobby as it is after it. */
+  private async inLobby(lobbyId: string, change: (tx: Tx, lobby: LobbyRow) => Promise<void>): Promise<Lobby> {
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM lobbies WHERE id = ${lobbyId}::uuid FOR UPDATE`;
+        if (locked.length === 0) throw notFound('Lobby');
+        const lobby = await tx.lobby.findUniqueOrThrow({ where: { id: lobbyId }, select: LOBBY });
+        await change(tx, lobby);
+        return this.view(tx, lobbyId);
+      }, TX_OPTIONS);
+    } catch (error) {
+      throw asConflict(error);
+    }
+  }
+
+  private async startGame(tx: Tx, lobbyId: string): Promise<void> {
+    // Only an open lobby moves to started; with the row lock this is belt and braces.
+    const moved = await tx.lobby.updateMany({ where: { id: lobbyId, status: LobbyStatus.open }, data: { status: LobbyStatus.started } });
+    if (moved.count !== 1) throw conflict('The game has already started');
+    const lobby = await tx.lobby.findUniqueOrThrow({
+      where: { id: lobbyId },
+      select: { preset: true, options: true, seats: { select: { seat: true, playerId: true }, orderBy: { seat: 'asc' } } },
+    });
+    await this.games.startGame(tx, {
+      lobbyId,
+      preset: lobby.preset,
+      options: (lobby.options ?? {}) as Record<string, unknown>,
+      seats: lobby.seats,
+    });
+  }
+
+  private async afterSeatFreed(tx: Tx, lobbyId: string, hostLeft: boolean): Promise<void> {
+    const next = await tx.lobbySeat.findFirst({
+      where: { lobbyId },
+      orderBy: [{ joinedAt: 'asc' }, { seat: 'asc' }],
+      select: { playerId: true },
+    });
+    if (!next) await tx.lobby.update({ where: { id: lobbyId }, data: { status: LobbyStatus.closed } });
+    else if (hostLeft) await tx.lobby.update({ where: { id: lobbyId }, data: { hostId: next.playerId } });
+  }
+
+  private async view(tx: Tx, id: string): Promise<Lobby> {
+    return toView(await tx.lobby.findUniqueOrThrow({ where: { id }, select: LOBBY }));
+  }
+
+  private async withNewInviteCode<T>(make: (inviteCode: string) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await make(newInviteCode());
+      } catch (error) {
+        // The only unique key a new lobby can break is its invite code (its seats are new too).
+        if (attempt < CREATE_ATTEMPTS && isUniqueViolation(error)) continue;
+        throw asConflict(error);
+      }
+    }
+  }
+}
+
+function checkRules(preset: string, options: object | null | undefined) {
+  const given = Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined && value !== null));
+  const rules = makeRules(preset, given);
+  if (!rules.ok) throw badInput(rules.error.message, { rule: rules.error.rule });
+  return rules.value;
+}
+
+function checkSeatRange(seat: number, players: number): void {
+  if (!Number.isInteger(seat) || seat < 0 || seat >= players) {
+    throw badInput(`seat must be 0 to ${players - 1} at a table of ${players}`, { seat });
+  }
+}
+
+function checkOpen(lobby: LobbyRow, action?: 'leave' | 'remove'): void {
+  if (lobby.status === LobbyStatus.started) {
+    const why = action === 'leave' ? '; leave the game instead' : action === 'remove' ? '; players can no longer be removed' : '';
+    throw conflict(`The game of this lobby has already started${why}`, lobby.game ? { gameId: lobby.game.id } : {});
+  }
+  if (lobby.status === LobbyStatus.closed) throw conflict('This lobby is closed');
+}
+
+function parseInviteCode(code: string): string {
+  const normal = normaliseInviteCode(code);
+  if (!normal) throw badInput('That is not an invite code: 8 letters and digits, such as K7QX4M2P');
+  return normal;
+}
+
+function isMember(lobby: LobbyRow, viewerId: string | undefined): boolean {
+  return viewerId !== undefined && (lobby.hostId === viewerId || lobby.seats.some((s) => s.playerId === viewerId));
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+}
+
+/** A unique key broken by a concurrent request, or a write conflict: someone else was first. */
+function asConflict(error: unknown): unknown {
+  if (error instanceof DomainError) return error;
+  if (isUniqueViolation(error)) return conflict('Someone else took that seat first; try again');
+  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2034') {
+    return conflict('The lobby changed while you acted; try again');
+  }
+  return error;
+}
+
+function toView(row: LobbyRow): Lobby {
+  const bySeat = new Map(row.seats.map((s) => [s.seat, s.player]));
+  const seats = Array.from({ length: row.players }, (_, seat) => ({ seat, player: bySeat.get(seat) ?? null }));
+  return {
+    id: row.id,
+    preset: row.preset,
+    options: (row.options ?? {}) as LobbyRuleOptions,
+    players: row.players,
+    visibility: row.visibility as LobbyVisibility,
+    status: row.status as LobbyStatus,
+    inviteCode: row.inviteCode,
+    host: row.host,
+    seats,
+    seatsTaken: row.seats.length,
+    seatsFree: row.players - row.seats.length,
+    gameId: row.game?.id ?? null,
+    previousGameId: row.previousGameId,
+    createdAt: row.createdAt,
+  };
+}
+
+function encodeCursor(row: { createdAt: Date; id: string }): string {
+  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [time, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(time ?? '');
+  if (rest.length > 0 || id === undefined || !UUID.test(id) || Number.isNaN(createdAt.getTime())) {
+    throw badInput('after is not a valid cursor');
+  }
+  return { createdAt, id };
+}
