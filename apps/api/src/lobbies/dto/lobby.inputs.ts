@@ -60,7 +60,7 @@ export class JoinLobbyInput {
   @IsUUID('all', { message: 'lobbyId must be a valid id' })
   lobbyId?: string | null;
 
-  @Field({ nullable: true, description: 'Or its invite code (case, spaces and dashes ignored)' })
+  @Field(() => String, { nullable: true, description: 'Or its invite code (case, spaces and dashes ignored)' })
   @IsOptional()
   @IsString()
   @Length(1, 32, { message: 'inviteCode must be 1 to 32 characters long' })
