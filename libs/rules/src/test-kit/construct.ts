@@ -2,7 +2,7 @@
 // who wins and which cards are played, keeping every play legal (follow suit if able). Used by the
 // specification tests to turn RULES.md's worked examples into records.
 import type { Bid, Card, Contract, RecordMove, Rules, Seat, Suit } from '../index.js';
-import { SUITS, activeSeats, clockwiseFrom, completeDeal, deckFor, handSize, leftOf, names, rankOf, suitOf } from './deck.js';
+import { SUITS, activeSeats, clockwiseFrom, deckFor, handSize, leftOf, names, rankOf, suitOf } from './deck.js';
 import { contractTrump, trickWinner } from './model.js';
 
 export interface TrickPlan {
