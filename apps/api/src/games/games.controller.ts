@@ -1,0 +1,49 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
+import { CurrentPlayer, OptionalPlayer } from '../auth/current-player.decorator.js';
+import { Public } from '../auth/public.decorator.js';
+import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
+import { EventsQuery, MyGamesArgs } from './dto/games.args.js';
+import { GamesService } from './games.service.js';
+import { GameEventLog } from './models/event-view.model.js';
+import { GamePage, GameView } from './models/game.model.js';
+import { GameRecordModel } from './models/record.model.js';
+
+@ApiTags('games')
+@ApiBearerAuth()
+@Controller('games')
+export class GamesController {
+  constructor(private readonly games: GamesService) {}
+
+  @Get()
+  @ApiOkResponse({ type: GamePage, description: "The caller's games, most recently active first" })
+  mine(@CurrentPlayer() caller: AuthenticatedPlayer, @Query() query: MyGamesArgs): Promise<GamePage> {
+    return this.games.myGames(caller, query.status, query.limit, query.offset);
+  }
+
+  @Public()
+  @Get(':id')
+  @ApiOkResponse({ type: GameView, description: "The caller's seat view if seated, else the spectator view; no token needed" })
+  view(@Param('id', ParseUuidPipe) id: string, @OptionalPlayer() viewer?: AuthenticatedPlayer): Promise<GameView> {
+    return this.games.view(id, viewer);
+  }
+
+  @Public()
+  @Get(':id/events')
+  @ApiOkResponse({ type: GameEventLog, description: 'The event log after `after`, as the caller may see it' })
+  events(
+    @Param('id', ParseUuidPipe) id: string,
+    @Query() query: EventsQuery,
+    @OptionalPlayer() viewer?: AuthenticatedPlayer,
+  ): Promise<GameEventLog> {
+    return this.games.events(id, viewer, query.after, query.limit);
+  }
+
+  @Public()
+  @Get(':id/record')
+  @ApiOkResponse({ type: GameRecordModel, description: 'The mizerka-record/1 document of a finished game; 403 while it is played' })
+  record(@Param('id', ParseUuidPipe) id: string): Promise<GameRecordModel> {
+    return this.games.record(id);
+  }
+}

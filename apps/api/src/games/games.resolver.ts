@@ -1,0 +1,42 @@
+import { Args, ID, Query, Resolver } from '@nestjs/graphql';
+import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
+import { CurrentPlayer, OptionalPlayer } from '../auth/current-player.decorator.js';
+import { Public } from '../auth/public.decorator.js';
+import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
+import { EventsQuery, MyGamesArgs } from './dto/games.args.js';
+import { GamesService } from './games.service.js';
+import { GameEventLog } from './models/event-view.model.js';
+import { GamePage, GameView } from './models/game.model.js';
+import { GameRecordModel } from './models/record.model.js';
+
+@Resolver(() => GameView)
+export class GamesResolver {
+  constructor(private readonly games: GamesService) {}
+
+  @Public()
+  @Query(() => GameView, { description: "A game: the caller's seat view if seated, else the spectator view (no token needed)" })
+  game(@Args('id', { type: () => ID }, ParseUuidPipe) id: string, @OptionalPlayer() viewer?: AuthenticatedPlayer): Promise<GameView> {
+    return this.games.view(id, viewer);
+  }
+
+  @Query(() => GamePage, { description: "The caller's games, most recently active first" })
+  myGames(@CurrentPlayer() caller: AuthenticatedPlayer, @Args() args: MyGamesArgs): Promise<GamePage> {
+    return this.games.myGames(caller, args.status, args.limit, args.offset);
+  }
+
+  @Public()
+  @Query(() => GameEventLog, { description: 'The event log after a seq, as the caller may see it' })
+  gameEvents(
+    @Args('gameId', { type: () => ID }, ParseUuidPipe) gameId: string,
+    @Args() query: EventsQuery,
+    @OptionalPlayer() viewer?: AuthenticatedPlayer,
+  ): Promise<GameEventLog> {
+    return this.games.events(gameId, viewer, query.after, query.limit);
+  }
+
+  @Public()
+  @Query(() => GameRecordModel, { description: 'The mizerka-record/1 of a finished game (FORBIDDEN while it is being played)' })
+  gameRecord(@Args('gameId', { type: () => ID }, ParseUuidPipe) gameId: string): Promise<GameRecordModel> {
+    return this.games.record(gameId);
+  }
+}

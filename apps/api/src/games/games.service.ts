@@ -1,0 +1,285 @@
+import { Injectable } from '@nestjs/common';
+import { randomInt } from 'node:crypto';
+import {
+  cardName,
+  currentPlayer,
+  dealIndex,
+  deserializeState,
+  makeRules,
+  newGame,
+  phase,
+  RECORD_FORMAT,
+  serializeState,
+  shuffledDeck,
+  view,
+  type GameRecord,
+  type RecordMove,
+} from '../../../../libs/rules/src/index.js';
+import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
+import { badInput, DomainError, forbidden, notFound } from '../common/errors.js';
+import { ruleErrorToDomain } from '../common/rule-errors.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import { placesOf } from '../scoring/standings.js';
+import { dealFresh } from './dealing.js';
+import { eventViews } from './event-views.js';
+import type { GameStatusValue } from './models/enums.js';
+import type { GameEventLog } from './models/event-view.model.js';
+import type { DealInfo, GamePage, GamePlayer, GameView, RuleOptionsModel } from './models/game.model.js';
+import type { SeatView } from './models/seat-view.model.js';
+
+export interface StartGameInput {
+  lobbyId: string | null;
+  preset: string;
+  options: Record<string, unknown>;
+  seats: { seat: number; playerId: string }[];
+}
+
+const SEATS = {
+  orderBy: { seat: 'asc' },
+  select: { seat: true, playerId: true, place: true, player: { select: { name: true } } },
+} as const satisfies Prisma.Game$seatsArgs;
+
+type SeatRow = { seat: number; playerId: string; place: number | null; player: { name: string } };
+
+export const EVENTS_PAGE_MAX = 1000;
+
+@Injectable()
+export class GamesService {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /**
+   * Called by the lobbies module inside its own transaction once a lobby's seats are full: creates
+   * the game, its seats, and deals the first deal (Deal row + 'deal' event, seq 1).
+   */
+  async startGame(tx: Prisma.TransactionClient, input: StartGameInput): Promise<{ gameId: string }> {
+    const rules = makeRules(input.preset, input.options);
+    if (!rules.ok) throw ruleErrorToDomain(rules.error);
+    const n = rules.value.players;
+    const seats = [...input.seats].sort((a, b) => a.seat - b.seat);
+    if (seats.length !== n || seats.some((s, i) => s.seat !== i)) {
+      throw badInput(`A ${rules.value.preset} game needs exactly seats 0..${n - 1}, each taken once`);
+    }
+    if (new Set(seats.map((s) => s.playerId)).size !== n) throw badInput('A player can hold only one seat of a game');
+
+    const firstDealer = randomInt(n);
+    const first = dealFresh(newGame(rules.value, firstDealer));
+    const state = first.state;
+    const game = await tx.game.create({
+      data: {
+        lobbyId: input.lobbyId,
+        preset: rules.value.preset,
+        options: rules.value.options as Prisma.InputJsonObject,
+        players: n,
+        firstDealer,
+        version: 1,
+        phase: phase(state),
+        dealIndex: dealIndex(state),
+        toMove: currentPlayer(state),
+        state: serializeState(state) as Prisma.InputJsonValue,
+        totals: Array.from({ length: n }, () => 0),
+        winners: [],
+        seats: { create: seats.map(({ seat, playerId }) => ({ seat, playerId })) },
+        deals: { create: { index: first.index, dealer: first.dealer, seed: first.seed, seedHash: first.seedHash } },
+        events: {
+          create: { seq: 1, kind: 'deal', dealIndex: first.index, events: first.events as unknown as Prisma.InputJsonValue },
+        },
+      },
+      select: { id: true },
+    });
+    return { gameId: game.id };
+  }
+
+  /** The game as `viewer` may see it: their seat's view if seated, else the spectator's. */
+  async view(gameId: string, viewer: AuthenticatedPlayer | undefined): Promise<GameView> {
+    const game = await this.prisma.game.findUnique({
+      where: { id: gameId },
+      select: {
+        id: true,
+        status: true,
+        version: true,
+        preset: true,
+        options: true,
+        firstDealer: true,
+        state: true,
+        totals: true,
+        winners: true,
+        createdAt: true,
+        updatedAt: true,
+        finishedAt: true,
+        seats: SEATS,
+        deals: {
+          orderBy: { index: 'asc' },
+          select: {
+            index: true,
+            dealer: true,
+            seed: true,
+            seedHash: true,
+            contract: true,
+            declarer: true,
+            bid: true,
+            trump: true,
+            tricks: true,
+            scores: true,
+            finishedAt: true,
+          },
+        },
+      },
+    });
+    if (!game) throw notFound('Game');
+    const over = game.status === 'finished';
+    const mySeat = game.seats.find((s) => s.playerId === viewer?.id)?.seat ?? null;
+    const seatView: SeatView = view(deserializeState(game.state), mySeat);
+    const deals: DealInfo[] = game.deals.map((d) => ({
+      index: d.index,
+      dealer: d.dealer,
+      seedHash: d.seedHash,
+      seed: over ? d.seed : null,
+      contract: d.contract as DealInfo['contract'],
+      declarer: d.declarer,
+      bid: d.bid as DealInfo['bid'],
+      trump: d.trump as DealInfo['trump'],
+      tricks: d.tricks as DealInfo['tricks'],
+      scores: d.scores as DealInfo['scores'],
+      finished: d.finishedAt !== null,
+    }));
+    return {
+      id: game.id,
+      status: game.status,
+      version: game.version,
+      preset: game.preset,
+      options: game.options as RuleOptionsModel,
+      firstDealer: game.firstDealer,
+      mySeat,
+      players: gamePlayers(game.seats, game.totals),
+      deals,
+      view: seatView,
+      winners: game.winners,
+      createdAt: game.createdAt,
+      updatedAt: game.updatedAt,
+      finishedAt: game.finishedAt,
+    };
+  }
+
+  /** The caller's games of one status, most recently active first. */
+  async myGames(player: AuthenticatedPlayer, status: GameStatusValue, limit: number, offset: number): Promise<GamePage> {
+    const rows = await this.prisma.game.findMany({
+      where: { status, seats: { some: { playerId: player.id } } },
+      orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
+      skip: offset,
+      take: limit + 1,
+      select: {
+        id: true,
+        preset: true,
+        status: true,
+        version: true,
+        toMove: true,
+        totals: true,
+        createdAt: true,
+        updatedAt: true,
+        finishedAt: true,
+        seats: SEATS,
+      },
+    });
+    const items = rows.slice(0, limit).map((g) => {
+      const mySeat = g.seats.find((s) => s.playerId === player.id)!.seat;
+      return {
+        id: g.id,
+        preset: g.preset,
+        status: g.status,
+        version: g.version,
+        toMove: g.toMove,
+        mySeat,
+        myTurn: g.toMove === mySeat,
+        players: gamePlayers(g.seats, g.totals),
+        createdAt: g.createdAt,
+        updatedAt: g.updatedAt,
+        finishedAt: g.finishedAt,
+      };
+    });
+    return { items, nextOffset: rows.length > limit ? offset + limit : null };
+  }
+
+  /** The event log after `afterSeq`, each entry's events as `viewer` may see them. */
+  async events(gameId: string, viewer: AuthenticatedPlayer | undefined, afterSeq: number, limit = EVENTS_PAGE_MAX): Promise<GameEventLog> {
+    const game = await this.prisma.game.findUnique({
+      where: { id: gameId },
+      select: { version: true, seats: viewer ? { where: { playerId: viewer.id }, select: { seat: true } } : false },
+    });
+    if (!game) throw notFound('Game');
+    const seat = game.seats?.[0]?.seat ?? null;
+    const rows = await this.prisma.gameEvent.findMany({
+      where: { gameId, seq: { gt: afterSeq } },
+      orderBy: { seq: 'asc' },
+      take: limit + 1,
+      select: { seq: true, kind: true, dealIndex: true, seat: true, events: true, createdAt: true },
+    });
+    return {
+      gameId,
+      version: game.version,
+      entries: rows.slice(0, limit).map((e) => ({
+        seq: e.seq,
+        kind: e.kind as GameEventLog['entries'][number]['kind'],
+        dealIndex: e.dealIndex,
+        seat: e.seat,
+        createdAt: e.createdAt,
+        events: eventViews(e.seq, e.events, seat),
+      })),
+      hasMore: rows.length > limit,
+    };
+  }
+
+  /** The mizerka-record/1 of a finished game. Not before: the decks (and seeds) are secret until then. */
+  async record(gameId: string): Promise<GameRecord & { players: string[] }> {
+    const game = await this.prisma.game.findUnique({
+      where: { id: gameId },
+      select: {
+        status: true,
+        preset: true,
+        options: true,
+        firstDealer: true,
+        seats: SEATS,
+        deals: { orderBy: { index: 'asc' }, select: { index: true, seed: true } },
+      },
+    });
+    if (!game) throw notFound('Game');
+    if (game.status !== 'finished') {
+      throw forbidden('The record of a game in progress would reveal the decks; it is available once the game is over');
+    }
+    const rules = makeRules(game.preset, game.options);
+    if (!rules.ok) throw new DomainError('INTERNAL', 'Internal server error');
+    const moves = await this.prisma.gameEvent.findMany({
+      where: { gameId, kind: { not: 'deal' } },
+      orderBy: { seq: 'asc' },
+      select: { dealIndex: true, move: true },
+    });
+    const byDeal = new Map<number, RecordMove[]>();
+    for (const m of moves) {
+      const list = byDeal.get(m.dealIndex) ?? [];
+      list.push(m.move as unknown as RecordMove);
+      byDeal.set(m.dealIndex, list);
+    }
+    return {
+      format: RECORD_FORMAT as GameRecord['format'],
+      rules: { preset: rules.value.preset, options: rules.value.options },
+      firstDealer: game.firstDealer,
+      players: game.seats.map((s) => s.player.name),
+      deals: game.deals.map((d) => ({
+        deck: shuffledDeck(rules.value, d.seed).map(cardName),
+        moves: byDeal.get(d.index) ?? [],
+      })),
+    };
+  }
+}
+
+/** Seats with names and totals; place by total so far (final once the game is over). */
+export function gamePlayers(seats: SeatRow[], totals: number[]): GamePlayer[] {
+  const places = placesOf(totals);
+  return seats.map((s) => ({
+    seat: s.seat,
+    playerId: s.playerId,
+    name: s.player.name,
+    total: totals[s.seat] ?? 0,
+    place: s.place ?? places[s.seat] ?? null,
+  }));
+}

@@ -1,0 +1,21 @@
+import { Args, Mutation, Resolver } from '@nestjs/graphql';
+import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
+import { CurrentPlayer } from '../auth/current-player.decorator.js';
+import { MakeMoveInput } from './dto/make-move.input.js';
+import { MoveResult } from './models/move-result.model.js';
+import { MovesService } from './moves.service.js';
+
+@Resolver(() => MoveResult)
+export class MovesResolver {
+  constructor(private readonly moves: MovesService) {}
+
+  @Mutation(() => MoveResult, {
+    description:
+      'Make a move in a game where the caller holds the seat to move. NOT_YOUR_TURN, ILLEGAL_MOVE (extensions.rule), ' +
+      'CONFLICT (extensions.version) when expectedVersion is stale or another move got in first.',
+  })
+  makeMove(@CurrentPlayer() caller: AuthenticatedPlayer, @Args('input') input: MakeMoveInput): Promise<MoveResult> {
+    const { gameId, ...move } = input;
+    return this.moves.makeMove(caller, gameId.toLowerCase(), move);
+  }
+}

@@ -1,0 +1,19 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Public } from '../auth/public.decorator.js';
+import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
+import { ScoreSheet } from './models/scoring.model.js';
+import { ScoringService } from './scoring.service.js';
+
+@ApiTags('games')
+@Controller('games')
+export class ScoringController {
+  constructor(private readonly scoring: ScoringService) {}
+
+  @Public()
+  @Get(':id/deals')
+  @ApiOkResponse({ type: ScoreSheet, description: 'Standings and the deal-by-deal history of a game' })
+  deals(@Param('id', ParseUuidPipe) id: string): Promise<ScoreSheet> {
+    return this.scoring.scoreSheet(id);
+  }
+}

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { notFound } from '../common/errors.js';
+import { gamePlayers } from '../games/games.service.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import type { DealHistory, ScoreSheet } from './models/scoring.model.js';
+
+/**
+ * Standings and deal history from the projections (Deal, Trick, GameSeat rows) that each move
+ * writes; nothing is replayed. Only public facts are stored there: trick cards once played,
+ * results once a deal is over. Seeds stay out (the game view reveals them at the end).
+ */
+@Injectable()
+export class ScoringService {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async scoreSheet(gameId: string): Promise<ScoreSheet> {
+    const game = await this.prisma.game.findUnique({
+      where: { id: gameId },
+      select: {
+        status: true,
+        totals: true,
+        players: true,
+        seats: {
+          orderBy: { seat: 'asc' },
+          select: { seat: true, playerId: true, place: true, player: { select: { name: true } } },
+        },
+        deals: {
+          orderBy: { index: 'asc' },
+          select: {
+            index: true,
+            dealer: true,
+            seedHash: true,
+            contract: true,
+            declarer: true,
+            bid: true,
+            trump: true,
+            tricks: true,
+            scores: true,
+            finishedAt: true,
+            tricksList: { orderBy: { index: 'asc' }, select: { index: true, leader: true, cards: true, winner: true } },
+          },
+        },
+      },
+    });
+    if (!game) throw notFound('Game');
+    const running = Array.from({ length: game.players }, () => 0);
+    const deals: DealHistory[] = game.deals.map((d) => {
+      const scores = d.finishedAt ? (d.scores as number[] | null) : null;
+      if (scores) scores.forEach((score, seat) => (running[seat] += score));
+      return {
+        index: d.index,
+        dealer: d.dealer,
+        seedHash: d.seedHash,
+        contract: d.contract as DealHistory['contract'],
+        declarer: d.declarer,
+        bid: d.bid as DealHistory['bid'],
+        trump: d.trump as DealHistory['trump'],
+        finished: d.finishedAt !== null,
+        tricks: d.tricksList,
+        tricksTaken: d.finishedAt ? (d.tricks as (number | null)[] | null) : null,
+        scores,
+        runningTotals: scores ? [...running] : null,
+      };
+    });
+    return { gameId, status: game.status, standings: gamePlayers(game.seats, game.totals), deals };
+  }
+}
