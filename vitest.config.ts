@@ -1,5 +1,20 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
   oxc: { decorator: { legacy: true, emitDecoratorMetadata: true } } as never,
-  test: { include: ['**/*.test.ts'], exclude: ['node_modules/**', 'dist/**'] },
+  resolve: {
+    // graphql 16 has no exports map: Vite would pick its ESM build for our code while Apollo and
+    // @nestjs/graphql, loaded by Node, get the CommonJS one. Two copies break `instanceof` and
+    // the code-first schema, so everyone gets Node's copy.
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
+  test: {
+    include: ['**/*.test.ts'],
+    exclude: ['node_modules/**', 'dist/**', '.proto/**'],
+    // One PostgreSQL (DATABASE_URL, or an embedded one) and a migrated template database per run.
+    globalSetup: ['test/global-setup.ts'],
+  },
 });

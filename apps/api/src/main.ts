@@ -31,11 +31,17 @@ async function main() {
     embedded = started;
     databaseUrl = started.url;
   }
-  const { applied } = await applyMigrations(databaseUrl);
-  if (applied.length > 0) logger.info({ applied }, 'applied migrations');
-
-  const app = await createApp(config, databaseUrl, logger);
-  await app.listen(config.port, config.host);
+  let app;
+  try {
+    const { applied } = await applyMigrations(databaseUrl);
+    if (applied.length > 0) logger.info({ applied }, 'applied migrations');
+    app = await createApp(config, databaseUrl, logger);
+    await app.listen(config.port, config.host);
+  } catch (error) {
+    // Leave no orphaned PostgreSQL behind when the server cannot come up.
+    await embedded?.stop().catch(() => undefined);
+    throw error;
+  }
   logger.info({ url: await app.getUrl() }, 'Mizerka server listening');
 
   let stopping = false;

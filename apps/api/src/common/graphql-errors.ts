@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { DomainError } from './errors.js';
 import { toDomainError } from './to-domain-error.js';
 
@@ -19,7 +19,8 @@ const GRAPHQL_INPUT_CODES = new Set([
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = (error as { originalError?: unknown })?.originalError;
   const apolloCode = formatted.extensions?.code;
-  if (original === undefined || original === null) {
+  // Apollo gives its own parse/validation/variable errors a graphql-js error as originalError.
+  if (original === undefined || original === null || (original instanceof GraphQLError && !(original.originalError instanceof Error))) {
     if (typeof apolloCode === 'string' && GRAPHQL_INPUT_CODES.has(apolloCode)) {
       return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: 'BAD_INPUT' } };
     }
