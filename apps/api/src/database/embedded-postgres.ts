@@ -84,7 +84,9 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       const portTaken = output.some((line) => line.includes('Address already in use'));
       if (portTaken && opts.port === undefined && attempt < 3) continue;
       const detail = output.join('').trim().split('\n').slice(-5).join('\n');
-      throw new Error(`embedded PostgreSQL in ${dataDir} failed to start on port ${port}: ${detail || String(error)}`);
+      throw new Error(`embedded PostgreSQL in ${dataDir} failed to start on port ${port}: ${detail || String(error)}`, {
+        cause: error,
+      });
     }
     await writeFile(join(dataDir, OWNER_FILE), `${process.pid}\n`);
     try {
@@ -99,8 +101,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       stop: async () => {
         if (stopped) return;
         stopped = true;
-        await stopServer(server);
-        await rm(join(dataDir, OWNER_FILE), { force: true });
+        // If our PostgreSQL had died and another process took the folder over, the file is its own.
+        if (await stopServer(server)) await rm(join(dataDir, OWNER_FILE), { force: true });
       },
     };
   }
@@ -115,12 +117,16 @@ interface EmbeddedPostgresInstance {
 }
 type EmbeddedPostgresClass = new (options: Record<string, unknown>) => EmbeddedPostgresInstance;
 
-/** The package's stop() waits for an exit that never comes if PostgreSQL has already died. */
-async function stopServer(server: EmbeddedPostgresInstance): Promise<void> {
+/**
+ * Stops the server if it still runs (the package's stop() would wait forever for an exit that has
+ * already happened). Returns whether it was running.
+ */
+async function stopServer(server: EmbeddedPostgresInstance): Promise<boolean> {
   const child = server.process;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return false;
   try {
     await withTimeout(server.stop(), STOP_TIMEOUT_MS, 'embedded PostgreSQL did not stop');
+    return true;
   } catch (error) {
     child.kill('SIGQUIT');
     throw error;

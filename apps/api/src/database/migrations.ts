@@ -246,11 +246,19 @@ async function withEngine<T>(adapter: Adapter, use: (engine: SchemaEngine) => Pr
   }
 }
 
-/** The engine rejects with plain objects or strings at times; callers want an Error with a message. */
+/**
+ * The engine's errors end with a Rust span trace ("   0: sql_schema_connector::…"), noise to whoever
+ * reads them; it also rejects with plain objects or strings at times.
+ */
 function asError(error: unknown): Error {
-  if (error instanceof Error) return error;
-  if (typeof error === 'object' && error && 'message' in error) return new Error(String(error.message));
-  return new Error(typeof error === 'string' ? error : JSON.stringify(error));
+  const message =
+    error instanceof Error ? error.message
+    : typeof error === 'object' && error && 'message' in error ? String(error.message)
+    : typeof error === 'string' ? error
+    : JSON.stringify(error);
+  const trimmed = message.replace(/\n\s*0: [\s\S]*$/, '').trim();
+  if (error instanceof Error && trimmed === error.message) return error;
+  return new Error(trimmed, { cause: error });
 }
 
 type EngineModule = typeof import('@prisma/schema-engine-wasm/schema_engine_bg');
