@@ -13,7 +13,7 @@ export default defineConfig({
   },
   test: {
     include: ['**/*.test.ts'],
-    exclude: ['node_modules/**', 'dist/**', '.proto/**'],
+    exclude: ['node_modules/**', 'dist/**'],
     // One PostgreSQL (DATABASE_URL, or an embedded one) and a migrated template database per run.
     globalSetup: ['test/global-setup.ts'],
   },
