@@ -3,7 +3,7 @@ import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { CurrentPlayer, OptionalPlayer } from '../auth/current-player.decorator.js';
 import { Public } from '../auth/public.decorator.js';
 import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
-import { EventsQuery, MyGamesArgs } from './dto/games.args.js';
+import { GameEventsArgs, MyGamesArgs } from './dto/games.args.js';
 import { GamesService } from './games.service.js';
 import { GameEventLog } from './models/event-view.model.js';
 import { GamePage, GameView } from './models/game.model.js';
@@ -26,12 +26,8 @@ export class GamesResolver {
 
   @Public()
   @Query(() => GameEventLog, { description: 'The event log after a seq, as the caller may see it' })
-  gameEvents(
-    @Args('gameId', { type: () => ID }, ParseUuidPipe) gameId: string,
-    @Args() query: EventsQuery,
-    @OptionalPlayer() viewer?: AuthenticatedPlayer,
-  ): Promise<GameEventLog> {
-    return this.games.events(gameId, viewer, query.after, query.limit);
+  gameEvents(@Args() args: GameEventsArgs, @OptionalPlayer() viewer?: AuthenticatedPlayer): Promise<GameEventLog> {
+    return this.games.events(args.gameId.toLowerCase(), viewer, args.after, args.limit);
   }
 
   @Public()

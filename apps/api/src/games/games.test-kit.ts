@@ -1,4 +1,15 @@
 import type { TestApp } from '../../../../test/app.js';
+import {
+  apply,
+  deal,
+  makeRules,
+  moveFromJson,
+  newGame,
+  parseCard,
+  view,
+  type GameRecord,
+  type GameState,
+} from '../../../../libs/rules/src/index.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { GamesService } from './games.service.js';
 
@@ -115,4 +126,96 @@ export function pickMove(legal: LegalMovesView, random: (n: number) => number): 
     default:
       throw new Error(`unknown legal move kind ${legal.kind}`);
   }
+}
+
+export const TURN_QUERY = `query($id: ID!) {
+  game(id: $id) { version status view { toMove legalMoves { kind seat contracts cards maxDiscards count bids suits } } }
+}`;
+
+export interface PlayedMove {
+  mover: number;
+  input: Record<string, unknown>;
+  /** The makeMove payload: version, status, events, game (the mover's seat view). */
+  result: Record<string, any>;
+}
+
+/**
+ * Plays a game to its end over GraphQL: the player to move asks for their view and sends one of
+ * the legal moves it offers. Returns every move with its result.
+ */
+export async function playThrough(
+  t: TestApp,
+  seated: TestPlayer[],
+  gameId: string,
+  seed: number,
+  maxMoves = 2000,
+): Promise<PlayedMove[]> {
+  const random = rng(seed);
+  const played: PlayedMove[] = [];
+  let toMove: number | null = (await t.gql(TURN_QUERY, { id: gameId })).data!.game.view.toMove;
+  while (toMove !== null && played.length < maxMoves) {
+    const mover = seated[toMove];
+    const turn = await t.gql(TURN_QUERY, { id: gameId }, mover.token);
+    if (turn.errors) throw new Error(JSON.stringify(turn.errors));
+    const input = { gameId, expectedVersion: turn.data!.game.version, ...pickMove(turn.data!.game.view.legalMoves, random) };
+    const answer = await t.gql(MAKE_MOVE, { input }, mover.token);
+    if (answer.errors) throw new Error(`move ${played.length} ${JSON.stringify(input)}: ${JSON.stringify(answer.errors)}`);
+    const result = answer.data!.makeMove;
+    played.push({ mover: toMove, input, result });
+    toMove = result.status === 'finished' ? null : result.game.toMove;
+  }
+  return played;
+}
+
+/** Every card name quoted in a JSON document. */
+export function cardNamesIn(json: unknown): Set<string> {
+  return new Set([...JSON.stringify(json).matchAll(/"([2-9TJQKA][CDHS])"/g)].map((m) => m[1]));
+}
+
+/**
+ * Ground truth for leak checks, from a finished game's record replayed with the rules library:
+ * the state after each log entry (seq = version) and the cards played so far in its deal. What a
+ * seat may know at version v: its own visible hand and discards, and the cards played this deal.
+ */
+export function knowledge(record: GameRecord): (version: number, seat: number | null) => Set<string> {
+  const rules = makeRules(record.rules.preset, record.rules.options);
+  if (!rules.ok) throw new Error(rules.error.message);
+  const after: { state: GameState; played: string[] }[] = [];
+  let state = newGame(rules.value, record.firstDealer);
+  // The views keep showing the last trick of a deal until the next deal's first trick is taken.
+  const trickSize = rules.value.family === 'bidding' ? 3 : rules.value.players;
+  let lastTrick: string[] = [];
+  for (const d of record.deals) {
+    const dealt = deal(state, d.deck.map((c) => parseCard(c)!));
+    if (!dealt.ok) throw new Error(dealt.error.message);
+    state = dealt.value;
+    const played: string[] = [];
+    const carried = lastTrick;
+    after.push({ state, played: [...carried] });
+    for (const m of d.moves) {
+      const move = moveFromJson(m);
+      if (!move.ok) throw new Error(move.error.message);
+      const next = apply(state, move.value);
+      if (!next.ok) throw new Error(next.error.message);
+      state = next.value.state;
+      if (m.play) played.push(m.play);
+      after.push({ state, played: played.length < trickSize ? [...carried, ...played] : [...played] });
+    }
+    lastTrick = played.slice(-trickSize);
+  }
+  return (version, seat) => {
+    const at = after[version - 1];
+    if (!at) throw new Error(`no entry ${version}`);
+    const known = new Set(at.played);
+    if (seat !== null) {
+      const seen = view(at.state, seat);
+      for (const c of [...(seen.hand ?? []), ...(seen.discards ?? [])]) known.add(c);
+    }
+    return known;
+  };
+}
+
+/** The card names in `json` that are not in `known`. */
+export function leaked(json: unknown, ...known: Set<string>[]): string[] {
+  return [...cardNamesIn(json)].filter((c) => !known.some((k) => k.has(c)));
 }

@@ -1,7 +1,7 @@
-import { ArgsType, Field, Int } from '@nestjs/graphql';
+import { ArgsType, Field, ID, Int } from '@nestjs/graphql';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
 import { EVENTS_PAGE_MAX } from '../games.service.js';
 import { GameStatusEnum, type GameStatusValue } from '../models/enums.js';
 
@@ -51,4 +51,12 @@ export class EventsQuery {
   @Min(1)
   @Max(EVENTS_PAGE_MAX)
   limit: number = EVENTS_PAGE_MAX;
+}
+
+/** GraphQL passes every argument to the validation pipe, so the game id is part of the args class. */
+@ArgsType()
+export class GameEventsArgs extends EventsQuery {
+  @Field(() => ID)
+  @IsUUID('all', { message: 'gameId must be a valid id' })
+  gameId!: string;
 }
