@@ -8,7 +8,7 @@ import { apply, deal, legalMoves, currentPlayer, shuffledDeck, cardName } from '
 import type { Card, GameState, Move, Rules } from './index.js';
 import {
   arbGameSetup, badMoves, BIDDING_PRESETS, CheckError, CONTRACT_PRESETS, expectError, expectRefused, knownToMover,
-  legalSamples, makeRng, pbt, playChecked, snapshot,
+  legalSamples, makeRng, pbt, PBT_TIMEOUT, playChecked, snapshot,
 } from './test-kit/index.js';
 import type { GameChecker, Rng, Step } from './test-kit/index.js';
 
@@ -103,9 +103,9 @@ function runGame(presets: readonly Rules['preset'][], maxDeals: number) {
 describe('legal moves are exactly RULES.md\'s; others are refused with a RuleError', () => {
   it('contract family: first two deals of random games', () => {
     fc.assert(fc.property(arbGameSetup({ presets: CONTRACT_PRESETS }), runGame(CONTRACT_PRESETS, 2)), pbt(50));
-  });
+  }, PBT_TIMEOUT);
 
   it('bidding family: random games to the end (targets 30–120)', () => {
     fc.assert(fc.property(arbGameSetup({ presets: BIDDING_PRESETS }), runGame(BIDDING_PRESETS, 40)), pbt(40));
-  });
+  }, PBT_TIMEOUT);
 });

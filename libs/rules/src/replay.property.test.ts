@@ -11,7 +11,8 @@ import {
 } from './index.js';
 import type { GameState, Move } from './index.js';
 import {
-  arbGameSetup, arbRules, arbSeed, canon, CheckError, makeRng, moveJson, mustRules, pbt, playRandomGame,
+  arbGameSetup, arbRules, arbSeed, canon, CheckError, makeRng, moveJson, mustRules, names, pbt, PBT_TIMEOUT, playRandomGame,
+  referenceShuffledDeck,
 } from './test-kit/index.js';
 
 const views = (state: GameState, players: number): string =>
@@ -43,7 +44,7 @@ describe('replaying a record is deterministic and agrees with the live game', ()
       expect(views(a.value.state, setup.rules.players)).toBe(views(game.state, setup.rules.players));
       expect(live.finished).toBe(game.over);
     }), pbt(120));
-  });
+  }, PBT_TIMEOUT);
 });
 
 describe('moves and states survive their JSON forms', () => {
@@ -72,7 +73,7 @@ describe('moves and states survive their JSON forms', () => {
       });
       expect(checked).toBeGreaterThan(0);
     }), pbt(40));
-  });
+  }, PBT_TIMEOUT);
 
   it('moveFromJson refuses bad shapes and unknown cards with BAD_MOVE', () => {
     const bad: unknown[] = [
@@ -90,7 +91,7 @@ describe('moves and states survive their JSON forms', () => {
       }
       expect(r.ok ? 'accepted' : r.error.code, JSON.stringify(json)).toBe('BAD_MOVE');
     }
-  });
+  }, PBT_TIMEOUT);
 });
 
 /** Moves compared as data (discards as given). */
@@ -105,7 +106,7 @@ describe('shuffledDeck', () => {
       expect([...a].sort((x, y) => x - y)).toEqual([...rules.deck]);
       expect(shuffledDeck(rules, seed)).toEqual(a);
     }), pbt(300));
-  });
+  }, PBT_TIMEOUT);
 
   it('gives different decks for different seeds', () => {
     fc.assert(fc.property(arbRules(), arbSeed, arbSeed, (rules, s1, s2) => {
@@ -121,7 +122,16 @@ describe('shuffledDeck', () => {
       decks.add(canon(shuffledDeck(rules, flipped)));
     }
     expect(decks.size).toBe(33);
-  });
+  }, PBT_TIMEOUT);
+
+  it('is the README algorithm: xoshiro128** from the seed words, Fisher–Yates from the top, rejection sampling', () => {
+    fc.assert(fc.property(arbRules(), arbSeed, (rules, seed) => {
+      expect(shuffledDeck(rules, seed)).toStrictEqual(referenceShuffledDeck(rules, seed));
+    }), pbt(300));
+    // Pinned decks: a change of dealing generator breaks every stored seed, so it must be deliberate.
+    expect(names(shuffledDeck(mustRules('classic'), '0123456789abcdef00112233deadbeef')).slice(0, 8)).toStrictEqual(PINNED_CLASSIC);
+    expect(names(shuffledDeck(mustRules('bidding'), 'ffffffff000000000000000100000000')).slice(0, 8)).toStrictEqual(PINNED_BIDDING);
+  }, PBT_TIMEOUT);
 
   it('puts every card first about equally often (2,600 seeds, generous bounds)', () => {
     const rules = mustRules('classic');
@@ -138,7 +148,7 @@ describe('shuffledDeck', () => {
       expect(Math.min(...counts)).toBeGreaterThanOrEqual(15);
       expect(Math.max(...counts)).toBeLessThanOrEqual(100);
     }
-  });
+  }, PBT_TIMEOUT);
 });
 
 describe('cards and dealers', () => {
@@ -155,12 +165,16 @@ describe('cards and dealers', () => {
     for (const junk of ['', 'A', 'ASS', '1S', '10H', 'AX', 'SA', 'as', ' AS', 'AS ', 'ZZ']) {
       expect(parseCard(junk), JSON.stringify(junk)).toBeNull();
     }
-  });
+  }, PBT_TIMEOUT);
 
   it('the deal passes clockwise: dealerOf(rules, first, i) = (first + i) mod players', () => {
     fc.assert(fc.property(arbRules(), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 100 }), (rules, first, i) => {
       const f = first % rules.players;
       expect(dealerOf(rules, f, i)).toBe((f + i) % rules.players);
     }), pbt(200));
-  });
+  }, PBT_TIMEOUT);
 });
+
+// First eight cards of two decks, from the reference above (xoshiro128**, README algorithm).
+const PINNED_CLASSIC = ['6C', '7C', 'TD', 'JH', '9D', 'JC', '3D', 'KD'];
+const PINNED_BIDDING = ['AC', '8H', 'KH', 'AH', 'KS', '8S', 'JH', 'KD'];

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { isOver, outcome } from './index.js';
 import type { Bid, Contract, GameEvent, GameState, Seat } from './index.js';
 import {
-  activeSeats, arbGameSetup, BIDDING_PRESETS, CheckError, contractQuotas, CONTRACT_PRESETS, handSize, mustRules, pbt,
+  activeSeats, arbGameSetup, BIDDING_PRESETS, CheckError, contractQuotas, CONTRACT_PRESETS, handSize, mustRules, pbt, PBT_TIMEOUT,
   playChecked,
 } from './test-kit/index.js';
 import type { GameSetup, Step } from './test-kit/index.js';
@@ -113,23 +113,23 @@ function play(setup: GameSetup, maxDeals: number, expectFinished: boolean): void
 describe('deal scores and the end of the game', () => {
   it('contract family: scores of the first deals (all presets, both mizerka quota options)', () => {
     fc.assert(fc.property(arbGameSetup({ presets: CONTRACT_PRESETS }), (setup) => play(setup, 3, false)), pbt(60));
-  });
+  }, PBT_TIMEOUT);
 
   it('short and short-4: complete games end after players × 3 deals', () => {
     fc.assert(fc.property(arbGameSetup({ presets: ['short', 'short-4'] }), (setup) => play(setup, Infinity, true)), pbt(40));
-  });
+  }, PBT_TIMEOUT);
 
   it('classic and classic-4: complete games end after players × 6 deals', () => {
     fc.assert(fc.property(arbGameSetup({ presets: ['classic', 'classic-4'] }), (setup) => play(setup, Infinity, true)), pbt(16));
-  });
+  }, PBT_TIMEOUT);
 
   it('bidding family: complete games with small targets (both presets, doubleMisere on and off)', () => {
     fc.assert(fc.property(arbGameSetup({ presets: BIDDING_PRESETS }), (setup) => play(setup, 200, true)), pbt(80));
-  });
+  }, PBT_TIMEOUT);
 
   it('bidding family with the default target 300 plays to the end', () => {
     for (const preset of BIDDING_PRESETS) {
       for (const seed of [1, 2]) play({ rules: mustRules(preset), firstDealer: seed % 3, rngSeed: seed }, 400, true);
     }
-  });
+  }, PBT_TIMEOUT);
 });

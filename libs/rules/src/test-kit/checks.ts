@@ -308,11 +308,42 @@ export class GameChecker {
           this.eq(`hand size of seat ${viewer} at the pause`, (v.hand ?? []).length, 6);
         }
       }
-      if (m.phase !== 'dealing' && m.phase !== 'over') {
-        const d = m.deal!;
-        this.eq(`view(${viewer}).tricks`, v.tricks, d.tricks);
-        if (this.rules.family === 'contract') this.eq(`view(${viewer}).exchanged`, v.exchanged, d.exchanged);
-      }
+      this.eq(`view(${viewer}) family, preset, players`, [v.family, v.preset, v.players], [this.rules.family, this.rules.preset, n]);
+      this.eq(`view(${viewer}).winners`, [...v.winners].sort(), m.phase === 'over' ? m.winners : []);
+      // README: { deal, dealer, tricks, scores } per finished deal (more fields are allowed).
+      this.eq(`view(${viewer}).dealScores`, v.dealScores.map((x) => ({ deal: x.deal, dealer: x.dealer, tricks: x.tricks, scores: x.scores })),
+        m.history.map((h, i) => ({ deal: i, dealer: h.dealer, tricks: h.tricks, scores: h.scores })));
+      if (m.phase !== 'dealing' && m.phase !== 'over') this.checkDealView(v, viewer);
+    }
+  }
+
+  /** The deal-related fields of a view, during a deal. */
+  private checkDealView(v: ReturnType<typeof view>, viewer: Seat | null): void {
+    const m = this.model;
+    const d = m.deal!;
+    const at = `view(${viewer})`;
+    const cardsOf = (ps: { seat: Seat; card: Card }[]) => ps.map((p) => ({ seat: p.seat, card: cardName(p.card) }));
+    this.eq(`${at}.deal`, v.deal, d.index);
+    this.eq(`${at}.dealer`, v.dealer, d.dealer);
+    this.eq(`${at}.tricks`, v.tricks, d.tricks);
+    this.eq(`${at}.activeSeats`, [...v.activeSeats].sort(), [...d.active].sort());
+    if (this.rules.family === 'contract') {
+      this.eq(`${at}.exchanged`, v.exchanged, d.exchanged);
+      this.eq(`${at}.contract`, v.contract, d.contract);
+      this.eq(`${at}.chooser`, v.chooser, d.chooser);
+      this.eq(`${at}.contractsLeft`, v.contractsLeft.map((cs) => [...cs].sort()),
+        m.chosen.map((cs) => this.rules.contracts.filter((c) => !cs.includes(c)).sort()));
+    } else {
+      this.eq(`${at}.bids`, v.bids, d.bids);
+      this.eq(`${at} declarer, bid, trump`, [v.declarer, v.bid, v.trump], [d.declarer, d.bid, d.bid === 'play' ? d.trump : null]);
+    }
+    if (d.trick.length > 0) {
+      this.eq(`${at}.currentTrick`, v.currentTrick, { leader: d.trick[0].seat, cards: cardsOf(d.trick) });
+    } else if (v.currentTrick !== null && v.currentTrick.cards.length > 0) {
+      this.fail(`${at}.currentTrick has cards before anyone played to the trick`, v.currentTrick);
+    }
+    if (d.lastTrick !== null) {
+      this.eq(`${at}.lastTrick`, v.lastTrick, { leader: d.lastTrick.leader, cards: cardsOf(d.lastTrick.cards), winner: d.lastTrick.winner });
     }
   }
 }

@@ -11,3 +11,4 @@ export * from './rejections.js';
 export * from './construct.js';
 export * from './run.js';
 export * from './params.js';
+export * from './shuffle.js';

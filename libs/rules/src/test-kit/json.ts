@@ -10,7 +10,12 @@ export function canon(value: unknown): string {
   });
 }
 
-export const sameJson = (a: unknown, b: unknown): boolean => canon(a) === canon(b);
+/** Deep equality of JSON values, key order ignored (fast path: identical serialisations). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  return JSON.stringify(a) === JSON.stringify(b) || canon(a) === canon(b);
+}
 
 const CARD_NAME = /\b[2-9TJQKA][CDHS]\b/g;
 
@@ -21,5 +26,9 @@ export function cardNamesIn(text: string): string[] {
 
 export const sortedNames = (xs: readonly string[]): string[] => [...xs].sort();
 export const sortedNums = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b);
-export const sameSet = <T extends string | number>(a: readonly T[], b: readonly T[]): boolean =>
-  a.length === b.length && canon([...a].sort()) === canon([...b].sort());
+export function sameSet<T extends string | number>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  const x = [...a].sort();
+  const y = [...b].sort();
+  return x.every((v, i) => v === y[i]);
+}

@@ -91,6 +91,8 @@ export interface DealModel {
   trump: Suit | null;
   talonTakenBy: Seat | null;
   trick: { seat: Seat; card: Card }[];
+  /** The last trick taken in this deal. */
+  lastTrick: { leader: Seat; cards: { seat: Seat; card: Card }[]; winner: Seat } | null;
   leader: Seat | null;
   tricksDone: number;
   tricks: (number | null)[];
@@ -153,7 +155,7 @@ export class GameModel {
       exchanged: new Array(n).fill(null),
       contract: null, chooser: this.rules.family === 'contract' ? leftOf(n, dealer) : null,
       bids: new Array(n).fill(null), declarer: null, bid: null, trump: null, talonTakenBy: null,
-      trick: [], leader: null, tricksDone: 0,
+      trick: [], lastTrick: null, leader: null, tricksDone: 0,
       tricks: Array.from({ length: n }, (_, s) => (active.includes(s) ? 0 : null)),
       played: [], scores: null,
     };
@@ -340,6 +342,7 @@ export class GameModel {
         if (d.trick.length === d.active.length) {
           const winner = trickWinner(d.trick, d.trump);
           effect.trick = { trick: d.tricksDone, leader: d.leader!, cards: d.trick.map((p) => p.card), winner };
+          d.lastTrick = { leader: d.leader!, cards: [...d.trick], winner };
           d.tricks[winner]! += 1;
           d.tricksDone += 1;
           d.played.push(...d.trick.map((p) => p.card));

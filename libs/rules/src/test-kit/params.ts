@@ -12,3 +12,6 @@ export const PBT_SCALE = envScale !== undefined && envScale !== '' ? Number(envS
 export function pbt<T>(numRuns: number): fc.Parameters<T> {
   return { numRuns: Math.max(1, Math.round(numRuns * PBT_SCALE)), seed: PBT_SEED, endOnFailure: true };
 }
+
+/** Vitest timeout for a property test: generous, the machine may be shared and slow. */
+export const PBT_TIMEOUT = 120_000;
