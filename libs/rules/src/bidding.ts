@@ -1,13 +1,14 @@
-import { cardName, isCard, SUITS, type Card } from './cards.js';
+import { SUITS, type Card } from './cards.js';
 import type { GameEvent } from './events.js';
 import type { LegalMoves, Move } from './moves.js';
 import { ruleError, type RuleError, type Seat } from './result.js';
 import { BIDS, DOUBLE_MISERE, MISERE, PASS, PLAY } from './rules.js';
 import {
   addCard,
-  hasCard,
+  dealByTable,
   maskCards,
   nextSeat,
+  ownCardsError,
   PH_BIDDING,
   PH_DISCARD,
   PH_PLAY,
@@ -83,14 +84,8 @@ function discard(s: State, seat: Seat, cards: readonly Card[], ev: GameEvent[] |
   if (cards.length !== TALON) {
     return ruleError('ILLEGAL_MOVE', 'discard-two', `discard exactly ${TALON} cards, not ${cards.length}`);
   }
-  for (let i = 0; i < cards.length; i++) {
-    const card = cards[i];
-    if (!isCard(card)) return ruleError('BAD_MOVE', 'unknown-card', 'not a card');
-    if (cards.indexOf(card) !== i) return ruleError('ILLEGAL_MOVE', 'duplicate-card', `${cardName(card)} is discarded twice`);
-    if (!hasCard(s.hands, seat, card)) {
-      return ruleError('ILLEGAL_MOVE', 'card-not-in-hand', `${cardName(card)} is not in your hand`);
-    }
-  }
+  const bad = ownCardsError(s, seat, cards);
+  if (bad) return bad;
   for (const card of cards) {
     removeCard(s.hands, seat, card);
     addCard(s.discards, seat, card);
@@ -126,17 +121,31 @@ export function declarerScore(bid: number, t: number): number {
   return t === 0 ? 100 : -40 * t;
 }
 
+const tables = new Map<number, Int8Array>();
+
+/** Deck position → seat (or -1, the talon): 10 rounds over the active players from the dealer's left, then the talon. */
+function destinations(s: State): Int8Array {
+  const key = s.n * 8 + s.dealer;
+  let table = tables.get(key);
+  if (!table) {
+    table = new Int8Array(32).fill(-1);
+    let seat = s.dealer;
+    for (let i = 0; i < 32 - TALON; i++) {
+      seat = nextSeat(s, seat);
+      table[i] = seat;
+    }
+    tables.set(key, table);
+  }
+  return table;
+}
+
 export const biddingFamily: Family = {
   name: 'bidding',
 
   startDeal(s, deck, ev) {
-    const order = [nextSeat(s, s.dealer)];
-    order.push(nextSeat(s, order[0]), nextSeat(s, nextSeat(s, order[0])));
-    const dealt = deck.length - TALON;
-    for (let i = 0; i < dealt; i++) addCard(s.hands, order[i % ACTIVE], deck[i]);
-    for (let i = dealt; i < deck.length; i++) s.talon[s.talonLen++] = deck[i];
+    dealByTable(s, deck, destinations(s));
     s.phase = PH_BIDDING;
-    s.toMove = order[0];
+    s.toMove = nextSeat(s, s.dealer);
     if (ev) {
       const hands: Card[][] = [];
       for (let seat = 0; seat < s.n; seat++) hands.push(maskCards(s.hands, seat));

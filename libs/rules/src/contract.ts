@@ -1,12 +1,14 @@
-import { cardName, isCard, type Card } from './cards.js';
+import type { Card } from './cards.js';
 import type { GameEvent } from './events.js';
 import type { LegalMoves, Move } from './moves.js';
 import { ruleError, type RuleError, type Seat } from './result.js';
 import { CONTRACTS, MIZERKA } from './rules.js';
+import { trickCounts } from './tricks.js';
 import {
   addCard,
-  hasCard,
+  dealByTable,
   maskCards,
+  ownCardsError,
   PH_CONTRACT,
   PH_EXCHANGE,
   PH_PLAY,
@@ -68,16 +70,8 @@ function exchange(s: State, seat: Seat, discards: readonly Card[], ev: GameEvent
   if (k > max) {
     return ruleError('ILLEGAL_MOVE', 'exchange-too-many', `you may exchange at most ${max} cards, not ${k}`);
   }
-  for (let i = 0; i < k; i++) {
-    const card = discards[i];
-    if (!isCard(card)) return ruleError('BAD_MOVE', 'unknown-card', 'not a card');
-    if (discards.indexOf(card) !== i) {
-      return ruleError('ILLEGAL_MOVE', 'duplicate-card', `${cardName(card)} is discarded twice`);
-    }
-    if (!hasCard(s.hands, seat, card)) {
-      return ruleError('ILLEGAL_MOVE', 'card-not-in-hand', `${cardName(card)} is not in your hand`);
-    }
-  }
+  const bad = ownCardsError(s, seat, discards);
+  if (bad) return bad;
   const drawn: Card[] | null = ev ? [] : null;
   for (let i = 0; i < k; i++) {
     removeCard(s.hands, seat, discards[i]);
@@ -98,18 +92,31 @@ function exchange(s: State, seat: Seat, discards: readonly Card[], ev: GameEvent
   return null;
 }
 
+const tables = new Map<number, Int8Array>();
+
+/** Deck position → seat (or -1, the talon): rounds to left of dealer … dealer, talon; the rest to the talon. */
+function destinations(n: number, dealer: Seat, handSize: number): Int8Array {
+  const key = n * 8 + dealer;
+  let table = tables.get(key);
+  if (!table) {
+    table = new Int8Array(52);
+    const piles = n + 1;
+    for (let i = 0; i < 52; i++) {
+      const round = (i / piles) | 0;
+      const pile = i - round * piles;
+      table[i] = round < handSize && pile < n ? (dealer + 1 + pile) % n : -1;
+    }
+    tables.set(key, table);
+  }
+  return table;
+}
+
 export const contractFamily: Family = {
   name: 'contract',
 
   startDeal(s, deck, ev) {
     const n = s.n;
-    const piles = n + 1;
-    for (let i = 0; i < deck.length; i++) {
-      const round = (i / piles) | 0;
-      const pile = i - round * piles;
-      if (round < s.handSize && pile < n) addCard(s.hands, (s.dealer + 1 + pile) % n, deck[i]);
-      else s.talon[s.talonLen++] = deck[i];
-    }
+    dealByTable(s, deck, destinations(n, s.dealer, n === 3 ? 13 : 10));
     s.chooser = (s.dealer + 1) % n;
     s.phase = PH_CONTRACT;
     s.toMove = s.chooser;
@@ -153,7 +160,7 @@ export const contractFamily: Family = {
     return {
       dealer: s.dealer,
       contract: s.contract >= 0 ? CONTRACTS[s.contract] : null,
-      tricks: Array.from(s.tricks),
+      tricks: trickCounts(s) as number[],
       scores,
     };
   },

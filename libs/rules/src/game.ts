@@ -77,7 +77,7 @@ export function dealInPlace(state: GameState, deck: readonly Card[], ev: GameEve
   const bad = deckError(s.rules, deck);
   if (bad) return bad;
   resetDeal(s);
-  s.deck.set(deck);
+  for (let i = 0; i < deck.length; i++) s.deck[i] = deck[i];
   s.fam.startDeal(s, deck, ev);
   return null;
 }

@@ -6,16 +6,17 @@ import type { Rules } from './rules.js';
  * Nothing else in the library is random.
  */
 export class Xoshiro128 {
+  // Kept as signed int32 so V8 stores them as small integers, not boxed doubles.
   private a: number;
   private b: number;
   private c: number;
   private d: number;
 
   constructor(a: number, b: number, c: number, d: number) {
-    this.a = a >>> 0;
-    this.b = b >>> 0;
-    this.c = c >>> 0;
-    this.d = d >>> 0;
+    this.a = a | 0;
+    this.b = b | 0;
+    this.c = c | 0;
+    this.d = d | 0;
   }
 
   /** From 32 hex digits: the four 32-bit words, most significant digit first. */
@@ -29,18 +30,16 @@ export class Xoshiro128 {
 
   /** The next 32-bit output, 0 .. 2^32-1. */
   next(): number {
-    const result = Math.imul(rotl(Math.imul(this.b, 5), 7), 9) >>> 0;
-    const t = this.b << 9;
-    this.c ^= this.a;
-    this.d ^= this.b;
-    this.b ^= this.c;
-    this.a ^= this.d;
-    this.c ^= t;
-    this.d = rotl(this.d, 11);
-    this.a >>>= 0;
-    this.b >>>= 0;
-    this.c >>>= 0;
-    this.d >>>= 0;
+    const a = this.a;
+    const b = this.b;
+    const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
+    const t = b << 9;
+    const c = this.c ^ a;
+    const d = this.d ^ b;
+    this.b = b ^ c;
+    this.a = a ^ d;
+    this.c = c ^ t;
+    this.d = rotl(d, 11);
     return result;
   }
 
@@ -49,10 +48,14 @@ export class Xoshiro128 {
    * largest multiple of bound below 2^32 are drawn again, then the remainder is taken.
    */
   below(bound: number): number {
-    const limit = 0x100000000 - (0x100000000 % bound);
+    // The same rule in uint32 arithmetic, which V8 compiles to integer division: with
+    // r = 2^32 mod n = (2^32 - n) mod n, accept x <= 2^32 - 1 - r.
+    const n = bound >>> 0;
+    const r = ((0 - n) >>> 0) % n;
+    const last = (~r) >>> 0;
     let x = this.next();
-    while (x >= limit) x = this.next();
-    return x % bound;
+    while (x > last) x = this.next();
+    return x % n;
   }
 }
 

@@ -1,7 +1,7 @@
-import { pushMaskCards, popcount, type Card, type Suit } from './cards.js';
+import { cardName, isCard, popcount, pushMaskCards, RANK_OF, SUIT_OF, type Card, type Suit } from './cards.js';
 import type { GameEvent } from './events.js';
 import type { LegalMoves, Move } from './moves.js';
-import type { RuleError, Seat } from './result.js';
+import { ruleError, type RuleError, type Seat } from './result.js';
 import type { Bid, Contract, Rules } from './rules.js';
 
 /** One deal as the outcome reports it (RULES.md, key order included). */
@@ -150,35 +150,64 @@ export function createState(rules: Rules, fam: Family, firstDealer: Seat, handSi
   };
 }
 
+/** Every field written in createState's order, so that copies share one hidden class (monomorphic access). */
 export function cloneState(s: State): State {
   return {
-    ...s,
+    rules: s.rules,
+    firstDealer: s.firstDealer,
+    fam: s.fam,
+    n: s.n,
+    handSize: s.handSize,
+    dealNo: s.dealNo,
+    phase: s.phase,
+    dealer: s.dealer,
+    sitOut: s.sitOut,
+    toMove: s.toMove,
     deck: s.deck.slice(),
     hands: s.hands.slice(),
     discards: s.discards.slice(),
     talon: s.talon.slice(),
+    talonLen: s.talonLen,
+    talonPos: s.talonPos,
     used: s.used.slice(),
+    contract: s.contract,
+    chooser: s.chooser,
     exchanged: s.exchanged.slice(),
     bids: s.bids.slice(),
+    bidsMade: s.bidsMade,
+    declarer: s.declarer,
+    bid: s.bid,
+    trump: s.trump,
+    leader: s.leader,
+    trickLen: s.trickLen,
+    trickNo: s.trickNo,
     trickCards: s.trickCards.slice(),
     trickSeats: s.trickSeats.slice(),
+    lastLeader: s.lastLeader,
+    lastWinner: s.lastWinner,
+    lastLen: s.lastLen,
     lastCards: s.lastCards.slice(),
     lastSeats: s.lastSeats.slice(),
     tricks: s.tricks.slice(),
     totals: s.totals.slice(),
+    finished: s.finished,
+    winners: s.winners,
   };
 }
 
 /** Reset what belongs to one deal before dealing the next. */
 export function resetDeal(s: State): void {
-  s.hands.fill(0);
-  s.discards.fill(0);
+  // Loops, not fill(): these arrays are tiny and this runs once per deal on the hot path.
+  for (let i = 0; i < 16; i++) s.hands[i] = s.discards[i] = 0;
+  for (let i = 0; i < s.n; i++) {
+    s.exchanged[i] = -1;
+    s.bids[i] = -1;
+    s.tricks[i] = 0;
+  }
   s.talonLen = 0;
   s.talonPos = 0;
   s.contract = -1;
   s.chooser = -1;
-  s.exchanged.fill(-1);
-  s.bids.fill(-1);
   s.bidsMade = 0;
   s.declarer = -1;
   s.bid = -1;
@@ -186,7 +215,6 @@ export function resetDeal(s: State): void {
   s.leader = -1;
   s.trickLen = 0;
   s.trickNo = 0;
-  s.tricks.fill(0);
 }
 
 /** With bidding-4 the dealer sits the deal out. */
@@ -201,16 +229,54 @@ export function nextSeat(s: State, seat: Seat): Seat {
   return next;
 }
 
+/** Deal a deck by a table of destinations (seat, or -1 for the talon, in order). */
+export function dealByTable(s: State, deck: ArrayLike<Card>, table: Int8Array): void {
+  const hands = s.hands;
+  for (let i = 0; i < deck.length; i++) {
+    const card = deck[i];
+    const seat = table[i];
+    if (seat >= 0) hands[seat * 4 + SUIT_OF[card]] |= 1 << RANK_OF[card];
+    else s.talon[s.talonLen++] = card;
+  }
+}
+
 export function addCard(masks: Uint16Array, seat: Seat, card: Card): void {
-  masks[seat * 4 + ((card / 13) | 0)] |= 1 << card % 13;
+  masks[seat * 4 + SUIT_OF[card]] |= 1 << RANK_OF[card];
 }
 
 export function removeCard(masks: Uint16Array, seat: Seat, card: Card): void {
-  masks[seat * 4 + ((card / 13) | 0)] &= ~(1 << card % 13);
+  masks[seat * 4 + SUIT_OF[card]] &= ~(1 << RANK_OF[card]);
 }
 
 export function hasCard(masks: Uint16Array, seat: Seat, card: Card): boolean {
-  return ((masks[seat * 4 + ((card / 13) | 0)] >> card % 13) & 1) === 1;
+  return ((masks[seat * 4 + SUIT_OF[card]] >> RANK_OF[card]) & 1) === 1;
+}
+
+/**
+ * Checks a list of cards a seat gives up (exchange, discard): real cards, distinct, in the hand.
+ * Seen-masks per suit keep it linear and allocation-free.
+ */
+export function ownCardsError(s: State, seat: Seat, cards: readonly Card[]): RuleError | null {
+  let seen0 = 0;
+  let seen1 = 0;
+  let seen2 = 0;
+  let seen3 = 0;
+  for (let i = 0; i < cards.length; i++) {
+    const card = cards[i];
+    if (!isCard(card)) return ruleError('BAD_MOVE', 'unknown-card', 'not a card');
+    const suit = SUIT_OF[card];
+    const bit = 1 << RANK_OF[card];
+    const seen = suit === 0 ? seen0 : suit === 1 ? seen1 : suit === 2 ? seen2 : seen3;
+    if (seen & bit) return ruleError('ILLEGAL_MOVE', 'duplicate-card', `${cardName(card)} is given twice`);
+    if (suit === 0) seen0 |= bit;
+    else if (suit === 1) seen1 |= bit;
+    else if (suit === 2) seen2 |= bit;
+    else seen3 |= bit;
+    if ((s.hands[seat * 4 + suit] & bit) === 0) {
+      return ruleError('ILLEGAL_MOVE', 'card-not-in-hand', `${cardName(card)} is not in your hand`);
+    }
+  }
+  return null;
 }
 
 /** A seat's cards, ascending. */

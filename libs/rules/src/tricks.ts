@@ -32,7 +32,7 @@ export function playersPerTrick(s: State): number {
  * The rank masks the player to move may play, per suit, written into out[0..3]:
  * the led suit when they hold it, else the whole hand. No allocation (the bench and bots use it).
  */
-export function legalPlayMasks(s: State, out: Uint16Array | Int32Array | number[]): void {
+export function legalPlayMasks(s: State, out: Int32Array): void {
   const base = s.toMove * 4;
   if (s.trickLen > 0) {
     const led = SUIT_OF[s.trickCards[0]];
@@ -50,7 +50,7 @@ export function legalPlayMasks(s: State, out: Uint16Array | Int32Array | number[
 }
 
 export function legalPlays(s: State): Card[] {
-  const masks = [0, 0, 0, 0];
+  const masks = new Int32Array(4);
   legalPlayMasks(s, masks);
   const out: Card[] = [];
   for (let suit = 0; suit < 4; suit++) pushMaskCards(out, suit, masks[suit]);
@@ -88,8 +88,10 @@ export function playCard(s: State, card: Card, ev: GameEvent[] | null): RuleErro
   s.lastLeader = s.leader;
   s.lastWinner = winner;
   s.lastLen = s.trickLen;
-  s.lastCards.set(s.trickCards);
-  s.lastSeats.set(s.trickSeats);
+  for (let i = 0; i < 4; i++) {
+    s.lastCards[i] = s.trickCards[i];
+    s.lastSeats[i] = s.trickSeats[i];
+  }
   if (ev) {
     ev.push({
       type: 'trickTaken',
@@ -124,7 +126,9 @@ export function bestSeats(totals: ArrayLike<number>): Seat[] {
 function finishDeal(s: State, ev: GameEvent[] | null): void {
   const scores = s.fam.scores(s);
   for (let seat = 0; seat < s.n; seat++) s.totals[seat] += scores[seat];
-  s.finished = s.finished.concat([s.fam.dealOutcome(s, scores)]);
+  const finished = s.finished.slice();
+  finished.push(s.fam.dealOutcome(s, scores));
+  s.finished = finished;
   if (ev) ev.push({ type: 'dealScored', deal: s.dealNo, tricks: trickCounts(s), scores, totals: Array.from(s.totals) });
   s.toMove = -1;
   if (s.fam.gameEnds(s)) {
