@@ -276,3 +276,31 @@ describe('contract family: quotas and scores', () => {
     }
   });
 });
+
+describe('contract family: end of the game', () => {
+  /** A short game played with fixed decks and the lowest legal card; `before` runs before the last deal. */
+  function shortGame(before: (state: GameState) => void): GameState {
+    const rules = rulesOf('short');
+    let state: GameState = newGame(rules, 0);
+    for (let d = 0; d < 9; d++) {
+      if (d === 8) before(state);
+      state = dealt(state, shuffledDeck(rules, `c0ffee00c0ffee00c0ffee00c0ffee0${d}`));
+      state = step(state, { kind: 'contract', seat: currentPlayer(state)!, contract: (legalMoves(state) as { contracts: Contract[] }).contracts[0] });
+      state = playOut(noExchanges(state));
+    }
+    return state;
+  }
+
+  it('the highest total wins; equal totals share', () => {
+    const plain = shortGame(() => {});
+    const last = outcome(plain).deals[8].scores!;
+    expect(isOver(plain)).toBe(true);
+    // The same game, with totals before the last deal set so that seats 0 and 2 end level on top.
+    const tied = shortGame((state) => internal(state).totals.set([10 - last[0], -20 - last[1], 10 - last[2]]));
+    expect(outcome(tied)).toMatchObject({ totals: [10, -20, 10], finished: true, winners: [0, 2] });
+    const single = shortGame((state) => internal(state).totals.set([10 - last[0], 11 - last[1], -21 - last[2]]));
+    expect(outcome(single)).toMatchObject({ totals: [10, 11, -21], winners: [1] });
+    const all = shortGame((state) => internal(state).totals.set([-last[0], -last[1], -last[2]]));
+    expect(outcome(all).winners).toEqual([0, 1, 2]);
+  });
+});

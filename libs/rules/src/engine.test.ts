@@ -67,3 +67,31 @@ describe('whole random games', () => {
     expect(JSON.stringify(view(copy, 1))).toBe(before);
   });
 });
+
+describe('apply never throws for a bad move', () => {
+  const rules = rulesOf('classic');
+  const state = newGame(rules, 0);
+  dealInPlace(state, shuffledDeck(rules, '000102030405060708090a0b0c0d0e0f'));
+  it.each([
+    [null, 'BAD_MOVE'],
+    [42, 'BAD_MOVE'],
+    [{}, 'BAD_MOVE'],
+    [{ kind: 'dance', seat: 1 }, 'BAD_MOVE'],
+    [{ kind: 'play', seat: 1, card: 'AH' }, 'BAD_MOVE'],
+    [{ kind: 'play', seat: 1, card: 52 }, 'BAD_MOVE'],
+    [{ kind: 'play', seat: '1', card: 3 }, 'BAD_MOVE'],
+    [{ kind: 'contract', seat: 1, contract: 'grand' }, 'BAD_MOVE'],
+    [{ kind: 'exchange', seat: 1, discards: 'AH' }, 'BAD_MOVE'],
+    [{ kind: 'contract', seat: 7, contract: 'hearts' }, 'NOT_YOUR_TURN'],
+  ])('%j → %s', (move, code) => {
+    const r = apply(state, move as never);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.code).toBe(code);
+  });
+
+  it('a move before the deal is WRONG_PHASE not-dealt', () => {
+    const r = apply(newGame(rules, 0), { kind: 'contract', seat: 1, contract: 'hearts' });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toMatchObject({ code: 'WRONG_PHASE', rule: 'not-dealt' });
+  });
+});
