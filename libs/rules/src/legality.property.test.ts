@@ -4,10 +4,10 @@
 // mover may not know, and the given state untouched.
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { apply, deal, legalMoves, currentPlayer, shuffledDeck, cardName } from './index.js';
-import type { Card, GameState, Move, Rules } from './index.js';
+import { apply, cardName, currentPlayer, deal, dealIndex, isOver, legalMoves, outcome, phase, shuffledDeck, view } from './index.js';
+import type { Card, GameState, Move, Rules, Seat } from './index.js';
 import {
-  arbGameSetup, badMoves, BIDDING_PRESETS, CheckError, CONTRACT_PRESETS, expectError, expectRefused, knownToMover,
+  arbGameSetup, badMoves, BIDDING_PRESETS, canon, cardNamesIn, CheckError, CONTRACT_PRESETS, expectError, expectRefused, knownToMover,
   legalSamples, makeRng, pbt, PBT_TIMEOUT, playChecked, snapshot,
 } from './test-kit/index.js';
 import type { GameChecker, Rng, Step } from './test-kit/index.js';
@@ -79,6 +79,21 @@ function checkDealing(state: GameState, rules: Rules, rng: Rng, over: boolean): 
   if (snapshot(state) !== before) throw new CheckError('a refused move or deck changed the state');
 }
 
+/** A new game: phase dealing, nobody to move, deal 0, and no card anywhere in any view. */
+function checkNewGame(state: GameState, rules: Rules): void {
+  if (phase(state) !== 'dealing' || currentPlayer(state) !== null || dealIndex(state) !== 0 || isOver(state)) {
+    throw new CheckError(`new game: phase ${phase(state)}, currentPlayer ${currentPlayer(state)}, dealIndex ${dealIndex(state)}, over ${isOver(state)}`);
+  }
+  for (let v: Seat | null = null; v === null || v < rules.players; v = v === null ? 0 : v + 1) {
+    const text = JSON.stringify(view(state, v));
+    if (cardNamesIn(text).length > 0) throw new CheckError(`view of a new game names cards: ${text}`);
+  }
+  const o = outcome(state);
+  if (canon(o) !== canon({ deals: [], totals: new Array(rules.players).fill(0), finished: false, winners: [] })) {
+    throw new CheckError(`outcome of a new game: ${JSON.stringify(o)}`);
+  }
+}
+
 function runGame(presets: readonly Rules['preset'][], maxDeals: number) {
   return (setup: Parameters<typeof playChecked>[0]): void => {
     const rng = makeRng(setup.rngSeed + 1);
@@ -86,6 +101,7 @@ function runGame(presets: readonly Rules['preset'][], maxDeals: number) {
     const { game } = playChecked(setup, { legal: true }, {
       maxDeals,
       onDeal: (d) => {
+        if (d.dealIndex === 0) checkNewGame(d.before, setup.rules);
         checkDealing(d.before, setup.rules, rng, false);
         lastDealt = d.after;
       },

@@ -47,6 +47,29 @@ describe('replaying a record is deterministic and agrees with the live game', ()
   }, PBT_TIMEOUT);
 });
 
+describe('states are values', () => {
+  it('no state changes after it was made, however play goes on from it', () => {
+    fc.assert(fc.property(arbGameSetup(), (setup) => {
+      const snaps: { state: GameState; json: string }[] = [];
+      const game = playRandomGame(setup.rules, makeRng(setup.rngSeed), {
+        firstDealer: setup.firstDealer, maxDeals: 2, keepSteps: false,
+        onDeal: (d) => snaps.push({ state: d.after, json: canon(serializeState(d.after)) }),
+        onStep: (s) => {
+          snaps.push({ state: s.after, json: canon(serializeState(s.after)) });
+          // Views and legal moves are reads: taking them changes nothing either.
+          view(s.after, s.move.seat);
+          legalMoves(s.after);
+          outcome(s.after);
+        },
+      });
+      expect(game.moves).toBeGreaterThan(0);
+      snaps.forEach((x, i) => {
+        if (canon(serializeState(x.state)) !== x.json) throw new CheckError(`state ${i} of ${snaps.length} changed after it was made`);
+      });
+    }), pbt(30));
+  }, PBT_TIMEOUT);
+});
+
 describe('moves and states survive their JSON forms', () => {
   it('moveToJson is the record form; moveFromJson inverts it; serialized states behave the same', () => {
     fc.assert(fc.property(arbGameSetup(), fc.integer({ min: 0, max: 60 }), (setup, at) => {

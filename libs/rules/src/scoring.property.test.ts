@@ -105,7 +105,7 @@ function scoreWatcher(setup: GameSetup) {
 
 function play(setup: GameSetup, maxDeals: number, expectFinished: boolean): void {
   const w = scoreWatcher(setup);
-  const { game } = playChecked(setup, { events: true, outcome: true }, { maxDeals, onStep: w.onStep });
+  const { game } = playChecked(setup, { events: true, outcome: true, outcomeEveryStep: true }, { maxDeals, onStep: w.onStep });
   w.atEnd(game.state, game.over);
   if (expectFinished && !game.over) throw new CheckError(`game not over after ${game.dealsFinished} deals`);
 }

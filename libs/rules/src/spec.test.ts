@@ -326,6 +326,32 @@ describe('the end of a contract game', () => {
   });
 });
 
+describe('equal totals share the place', () => {
+  it('short: every deal made exactly (tricks = quotas) → totals all 0, all three win', () => {
+    const rules = mustRules('short');
+    const deals: ScriptedDeal[] = [];
+    for (let i = 0; i < 9; i++) {
+      const dealer = i % 3;
+      const contract = rules.contracts[Math.floor(i / 3)];
+      const tricks = new Array<number>(3).fill(0);
+      const quotas = contract === 'mizerka' ? { C: 1, R: 5, D: 7 } : { C: 7, R: 5, D: 1 };
+      for (const [pos, q] of Object.entries(quotas)) tricks[seatOf(rules, dealer, pos as Pos)] = q;
+      deals.push(scriptContractDeal(rules, dealer, contract, tricks));
+    }
+    const o = outcomeOf(record(rules, 0, deals));
+    expect([o.totals, o.finished, o.winners]).toStrictEqual([[0, 0, 0], true, [0, 1, 2]]);
+  });
+
+  it('bidding: both defenders reach the target together and share the win', () => {
+    // target 30; a misère declarer takes 3 tricks: −60, each defender +30.
+    const rules = mustRules('bidding', { target: 30 });
+    const s = scriptBiddingDeal(rules, 0, ['misere', 'pass', 'pass'], null, [4, 3, 3]);
+    const o = outcomeOf(record(rules, 0, [s]));
+    expect(o.deals[0]).toStrictEqual({ dealer: 0, declarer: 1, bid: 'misere', trump: null, tricks: [4, 3, 3], scores: [30, -60, 30] });
+    expect([o.totals, o.finished, o.winners]).toStrictEqual([[30, -60, 30], true, [0, 2]]);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Records that must be refused.
 

@@ -7,7 +7,7 @@
 // with RULES.md on whose turn it is, hand, tricks, exchange counts and totals.
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { eventView, view } from './index.js';
+import { cardName, eventView, view } from './index.js';
 import { arbGameSetup, BIDDING_PRESETS, CheckError, CONTRACT_PRESETS, cardNamesIn, pbt, PBT_TIMEOUT, playChecked } from './test-kit/index.js';
 
 describe('views and event views never name a card the viewer may not know', () => {
@@ -32,6 +32,26 @@ describe('views and event views never name a card the viewer may not know', () =
     fc.assert(fc.property(arbGameSetup({ presets: BIDDING_PRESETS }), (setup) => {
       playChecked(setup, { views: true }, { maxDeals: 40 });
     }), pbt(40));
+  }, PBT_TIMEOUT);
+
+  it('the scan is not vacuous: another seat\'s view does name cards this seat may not know', () => {
+    fc.assert(fc.property(arbGameSetup(), (setup) => {
+      let scanned = 0;
+      playChecked(setup, {}, {
+        maxDeals: 1,
+        extra: (step, checker) => {
+          if (step.moveIndex !== 6) return;
+          const m = checker.model;
+          const d = m.deal!;
+          const [a, b] = d.active;
+          const known = new Set([...m.known(a)].map(cardName));
+          const leaked = cardNamesIn(JSON.stringify(view(step.before, b))).filter((c) => !known.has(c));
+          if (leaked.length === 0) throw new CheckError(`scan of seat ${b}'s view against seat ${a}'s knowledge found nothing`);
+          scanned += 1;
+        },
+      });
+      if (scanned !== 1) throw new CheckError('no scan');
+    }), pbt(30));
   }, PBT_TIMEOUT);
 
   it('a spectator never gets a hand; others see an exchange or discard only as a count', () => {

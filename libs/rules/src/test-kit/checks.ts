@@ -303,6 +303,14 @@ export class GameChecker {
       } else {
         if (viewer !== toMove) this.eq(`legalMoves in the view of seat ${viewer}, who is not to move`, v.legalMoves, null);
         else if (v.legalMoves === null) this.fail(`view of seat ${viewer}, who is to move, has no legalMoves`);
+        else {
+          const exp = m.expectedLegal()!;
+          const lv = v.legalMoves as unknown as { kind: string; seat: Seat; cards?: string[] };
+          this.eq(`legalMoves kind and seat in the view of seat ${viewer}`, [lv.kind, lv.seat], [exp.kind, exp.seat]);
+          if ((exp.kind === 'play' || exp.kind === 'exchange' || exp.kind === 'discard') && !sameSet(lv.cards ?? [], names(exp.cards))) {
+            this.fail(`legalMoves cards in the view of seat ${viewer}`, { actual: lv.cards, expected: names(exp.cards) });
+          }
+        }
         if (m.paused) {
           // At the contract pause a seat sees exactly its first six cards.
           this.eq(`hand size of seat ${viewer} at the pause`, (v.hand ?? []).length, 6);
