@@ -100,7 +100,7 @@ export function randomPlayout(state: GameState, rng: Xoshiro128): number {
   let moves = 0;
   for (;;) {
     const seat = s.toMove;
-    let error: RuleError | null = null;
+    let error: RuleError | null;
     switch (s.phase) {
       case PH_PLAY:
         moves += playRandomCards(s, rng);

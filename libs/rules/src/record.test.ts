@@ -295,3 +295,49 @@ describe('outcome', () => {
     expect(Object.keys(r.value.outcome)).toEqual(['deals', 'totals', 'finished', 'winners']);
   });
 });
+
+describe('outcome of a finished record', () => {
+  it("RULES.md's bidding-4 example deal, as the last deal of a game with target 10", () => {
+    const rules = rulesOf('bidding-4', { target: 10 });
+    // Dealer 1 sits out; seat 3 declares play, discards the talon it took, names spades.
+    const deck = buildDeck(rules, 1, {
+      hands: {
+        3: ['9S', 'TS', 'JS', 'QS', 'KS', 'AS', '7H', '8H', '9H', 'TH'],
+        0: ['7C', '8C', '9C', 'TC', '7D', '8D', '9D', 'TD', 'KH', 'AH'],
+        2: ['JC', 'QC', 'KC', 'AC', 'JD', 'QD', 'KD', 'AD', 'JH', 'QH'],
+      },
+      talon: ['7S', '8S'],
+    });
+    const moves: RecordMove[] = [
+      { seat: 2, bid: 'pass' },
+      { seat: 3, bid: 'play' },
+      { seat: 0, bid: 'pass' },
+      { seat: 3, discard: ['7S', '8S'] },
+      { seat: 3, trump: 'spades' },
+    ];
+    let state = newGame(rules, 1);
+    state = (deal(state, deck) as { ok: true; value: GameState }).value;
+    for (const m of moves) state = (apply(state, (moveFromJson(m) as { ok: true; value: Move }).value) as { ok: true; value: { state: GameState } }).value.state;
+    // The declarer plays its highest legal card, the defenders their lowest.
+    while (phase(state) === 'play') {
+      const legal = legalMoves(state)!;
+      if (legal.kind !== 'play') throw new Error();
+      const move: Move = { kind: 'play', seat: legal.seat, card: legal.seat === 3 ? legal.cards[legal.cards.length - 1] : legal.cards[0] };
+      moves.push(moveToJson(move));
+      state = (apply(state, move) as { ok: true; value: { state: GameState } }).value.state;
+    }
+    const record: GameRecord = {
+      format: 'mizerka-record/1',
+      rules: { preset: 'bidding-4', options: { target: 10 } },
+      firstDealer: 1,
+      deals: [{ deck: deck.map(cardName), moves }],
+    };
+    const r = replay(JSON.parse(JSON.stringify(record)));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(JSON.stringify(r.value.outcome)).toBe(
+      '{"deals":[{"dealer":1,"declarer":3,"bid":"play","trump":"spades","tricks":[2,null,2,6],"scores":[0,0,0,10]}],' +
+        '"totals":[0,0,0,10],"finished":true,"winners":[3]}',
+    );
+  });
+});
