@@ -2,6 +2,9 @@
 import fc from 'fast-check';
 import { PRESETS, makeRules } from '../index.js';
 import type { Card, Preset, RuleOptions, Rules, Seat } from '../index.js';
+import { playRandomGame } from './driver.js';
+import type { PlayedGame } from './driver.js';
+import { makeRng } from './rng.js';
 
 export const CONTRACT_PRESETS: readonly Preset[] = ['classic', 'classic-4', 'short', 'short-4'];
 export const BIDDING_PRESETS: readonly Preset[] = ['bidding', 'bidding-4'];
@@ -65,3 +68,22 @@ export interface GameSetup {
 export const arbGameSetup = (o: RulesArbOptions = {}): fc.Arbitrary<GameSetup> =>
   arbRules(o).chain((rules) =>
     fc.record({ rules: fc.constant(rules), firstDealer: arbSeat(rules), rngSeed: fc.integer() }));
+
+export interface PlayedGameArbOptions extends RulesArbOptions {
+  /** Deals to play at most (default: contract 2, bidding 20). */
+  maxDeals?: number;
+  /** When set, games also stop at a random move 1..maxMoves (records of unfinished deals). */
+  maxMoves?: number;
+}
+
+/** A game played with uniformly random legal moves, with its mizerka-record/1 record. */
+export function arbPlayedGame(o: PlayedGameArbOptions = {}): fc.Arbitrary<PlayedGame> {
+  return arbGameSetup(o).chain((setup) =>
+    (o.maxMoves === undefined ? fc.constant(undefined) : fc.option(fc.integer({ min: 1, max: o.maxMoves }), { nil: undefined }))
+      .map((stop) => playRandomGame(setup.rules, makeRng(setup.rngSeed), {
+        firstDealer: setup.firstDealer,
+        maxDeals: o.maxDeals ?? (setup.rules.family === 'contract' ? 2 : 20),
+        maxMoves: stop,
+        keepSteps: false,
+      })));
+}
