@@ -109,14 +109,14 @@ export class MovesService {
     }
     const version = plan.seq + (plan.next ? 1 : 0);
 
-    let applied_: boolean;
+    let written: boolean;
     try {
-      applied_ = await this.write(plan);
+      written = await this.write(plan);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      applied_ = false; // the same (gameId, seq) or idempotency key written by a concurrent request
+      written = false; // the same (gameId, seq) or idempotency key written by a concurrent request
     }
-    if (!applied_) return this.lostRace(gameId, player.id, key);
+    if (!written) return this.lostRace(gameId, player.id, key);
 
     const events = eventViews(plan.seq, plan.events, seat);
     if (plan.next) events.push(...eventViews(plan.seq + 1, plan.next.events, seat));
