@@ -25,13 +25,13 @@ describe('views and event views never name a card the viewer may not know', () =
           }
         },
       });
-    }), pbt(50));
+    }), pbt(40));
   }, PBT_TIMEOUT);
 
   it('bidding family: random games to the end, the sitting-out dealer included', () => {
     fc.assert(fc.property(arbGameSetup({ presets: BIDDING_PRESETS }), (setup) => {
       playChecked(setup, { views: true }, { maxDeals: 40 });
-    }), pbt(40));
+    }), pbt(30));
   }, PBT_TIMEOUT);
 
   it('the scan is not vacuous: another seat\'s view does name cards this seat may not know', () => {
