@@ -35,18 +35,38 @@ export interface Http {
   recorder: Exchange[] | null;
 }
 
-export function http(baseUrl: string, options: { timeoutMs?: number } = {}): Http {
+/**
+ * fetch, retried once when a kept-alive socket was reset under it (the server closed an idle
+ * connection just as it was reused: the request never reached the application). Off for the
+ * restart tests, where a reset means the server was killed.
+ */
+async function send(url: string, init: RequestInit, retryReset: boolean): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    if (!retryReset || (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET')) throw error;
+    return fetch(url, init);
+  }
+}
+
+export function http(baseUrl: string, options: { timeoutMs?: number; retryReset?: boolean } = {}): Http {
   const timeout = options.timeoutMs ?? 60_000;
+  const retryReset = options.retryReset ?? true;
   const client: Http = {
     baseUrl,
     recorder: null,
     async gql(query, variables, token) {
-      const response = await fetch(`${baseUrl}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify({ query, variables }),
-        signal: AbortSignal.timeout(timeout),
-      });
+      const response = await send(
+        `${baseUrl}/graphql`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: JSON.stringify({ query, variables }),
+          signal: AbortSignal.timeout(timeout),
+        },
+        retryReset,
+      );
       const text = await response.text();
       client.recorder?.push({ label: 'gql', token: token ?? null, request: { query, variables }, response: text });
       try {
@@ -56,16 +76,20 @@ export function http(baseUrl: string, options: { timeoutMs?: number } = {}): Htt
       }
     },
     async rest(method, path, body, token, headers = {}) {
-      const response = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers: {
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...headers,
+      const response = await send(
+        `${baseUrl}${path}`,
+        {
+          method,
+          headers: {
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            ...headers,
+          },
+          body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+          signal: AbortSignal.timeout(timeout),
         },
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeout),
-      });
+        retryReset,
+      );
       const text = await response.text();
       client.recorder?.push({ label: `${method} ${path}`, token: token ?? null, request: body ?? null, response: text });
       let parsed: unknown = text;
