@@ -1,0 +1,65 @@
+/**
+ * The server process of `npm run bench:api`: the application exactly as main.ts builds it
+ * (createApp, the configuration from the environment), on a database that the benchmark has
+ * already created and migrated (BENCH_DATABASE_URL), with a silent logger. It listens on a free
+ * port of 127.0.0.1 and tells its parent the URL over the IPC channel; SIGTERM (or the parent
+ * going away) closes it.
+ */
+import { pino } from 'pino';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config/app-config.js';
+
+export interface ServerReady {
+  type: 'ready';
+  url: string;
+  pid: number;
+  poolSize: number;
+}
+
+/** The answer to `{ type: 'cpu' }`: this process's CPU time so far (process.cpuUsage, µs). */
+export interface ServerCpu {
+  type: 'cpu';
+  user: number;
+  system: number;
+}
+
+async function main() {
+  const databaseUrl = process.env.BENCH_DATABASE_URL;
+  if (!databaseUrl) throw new Error('BENCH_DATABASE_URL is not set (this process is started by api-bench.js)');
+  const config = loadConfig(process.env);
+  const app = await createApp(config, databaseUrl, pino({ level: 'silent' }));
+  await app.listen(0, '127.0.0.1');
+  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+
+  let closing = false;
+  const close = async (code: number) => {
+    if (closing) return;
+    closing = true;
+    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    try {
+      await app.close();
+    } finally {
+      clearTimeout(force);
+      // With --cpu-prof the profile is written on a normal exit.
+      process.exit(code);
+    }
+  };
+  process.on('SIGTERM', () => void close(0));
+  process.on('SIGINT', () => void close(0));
+  process.on('disconnect', () => void close(0));
+  process.on('message', (message) => {
+    const type = (message as { type?: string } | null)?.type;
+    if (type === 'stop') void close(0);
+    if (type === 'cpu') {
+      const usage: ServerCpu = { type: 'cpu', ...process.cpuUsage() };
+      process.send?.(usage);
+    }
+  });
+  const ready: ServerReady = { type: 'ready', url, pid: process.pid, poolSize: config.databasePoolSize };
+  process.send?.(ready);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
