@@ -119,6 +119,35 @@ describe('makeMove', () => {
     expect(await version(active)).toBe(ok.version);
   });
 
+  it('an idempotency key is the caller’s own: another player using it gets no replay of someone else’s move', async () => {
+    const players = [A, B, C];
+    const turn = await turnOf(h, active, players[(await h.gql(VERSION, { id: active })).data!.game.view.toMove]);
+    const mover = players[turn.seat];
+    const other = players[(turn.seat + 1) % 3];
+    const key = `k-${randomUUID()}`;
+    const input = { gameId: active, idempotencyKey: key, ...chooseMove(turn.legal, rng(5)) };
+    const first = data(await h.gql(MAKE_MOVE, { input }, mover.token), 'makeMove');
+    // The same key again by the mover: the first result, no second move.
+    const again = data(await h.gql(MAKE_MOVE, { input }, mover.token), 'makeMove');
+    expect(again.version).toBe(first.version);
+    expect(await version(active)).toBe(first.version);
+    // The same key over REST (header) by the mover: the same.
+    const { gameId: _id, idempotencyKey: _k, ...body } = input;
+    const rest = await h.rest('POST', `/api/v1/games/${active}/moves`, body, mover.token, { 'idempotency-key': key });
+    expect(rest.status, rest.text).toBe(200);
+    expect(rest.body.version).toBe(first.version);
+    // Another seat, the same key: treated as its own request (its turn or not), never the mover's result.
+    const stranger = await h.gql(MAKE_MOVE, { input }, S.token);
+    expectCode(stranger, 'FORBIDDEN');
+    const otherSeat = await h.gql(MAKE_MOVE, { input }, other.token);
+    if (otherSeat.data?.makeMove) {
+      expect(otherSeat.data.makeMove.version).toBeGreaterThan(first.version); // it was their turn: a move of their own
+    } else {
+      expect(['NOT_YOUR_TURN', 'ILLEGAL_MOVE']).toContain(errorCode(otherSeat));
+      expect(await version(active)).toBe(first.version);
+    }
+  });
+
   it('a finished game takes no more moves (ILLEGAL_MOVE, rule game-over); a spectator is still FORBIDDEN', async () => {
     const v = await version(finishedGame);
     const result = await h.gql(MAKE_MOVE, { input: { gameId: finishedGame, kind: 'play', card: 'AS' } }, A.token);
@@ -252,6 +281,11 @@ describe('tokens and the caller', () => {
     const mine = data(await h.gql(MY_GAMES, {}, A.token), 'myGames');
     expect(mine.items.some((g: any) => g.id === active && g.mySeat === 0)).toBe(true);
     expect(data(await h.gql(MY_GAMES, {}, S.token), 'myGames').items).toEqual([]);
+    const done = data(await h.gql('query { myGames(status: finished) { items { id status mySeat myTurn players { seat place } } } }', {}, B.token), 'myGames');
+    const game = done.items.find((g: any) => g.id === finishedGame);
+    expect(game).toMatchObject({ status: 'finished', mySeat: 1, myTurn: false });
+    expect(game.players.every((p: any) => p.place >= 1)).toBe(true);
+    expect(mine.items.some((g: any) => g.id === finishedGame)).toBe(false);
   });
 });
 
