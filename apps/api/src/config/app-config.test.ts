@@ -35,6 +35,8 @@ describe('loadConfig', () => {
       redisUrl: 'redis://cache:6379',
       logLevel: 'debug',
       rateLimitPerMinute: 100,
+      authCacheSeconds: 10,
+      gameCache: false,
     });
   });
 

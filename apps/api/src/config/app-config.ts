@@ -12,6 +12,13 @@ export interface AppConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Requests per minute per client on the REST and GraphQL surfaces. */
   rateLimitPerMinute: number;
+  /** How long an instance trusts a token it has checked (0: check every request). */
+  authCacheSeconds: number;
+  /**
+   * Keep each game's latest state in memory, saving a read per move. Right for a single instance;
+   * with several (REDIS_URL set) a move would often find another instance's write first.
+   */
+  gameCache: boolean;
 }
 
 export class ConfigError extends Error {
@@ -72,7 +79,10 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    authCacheSeconds: integer('AUTH_CACHE_SECONDS', 10, 0, 3600),
+    gameCache: false,
   };
+  config.gameCache = oneOf('GAME_CACHE', ['on', 'off'] as const, config.redisUrl === null ? 'on' : 'off') === 'on';
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import {
   apply,
   cardName,
@@ -17,6 +18,7 @@ import {
   type Move,
 } from '../../../../libs/rules/src/index.js';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
+import type { AppConfig } from '../config/app-config.js';
 import { badInput, conflict, DomainError, forbidden, notFound } from '../common/errors.js';
 import { ruleErrorToDomain } from '../common/rule-errors.js';
 import { dealFresh, type NewDeal } from '../games/dealing.js';
@@ -43,7 +45,19 @@ interface GameRow {
   state: unknown;
   seat: number | null;
   replaySeq: number | null;
+  /** Player ids by seat. */
+  seats: string[];
 }
+
+/** The latest state of a game as this process last read or wrote it. */
+interface CachedGame {
+  status: GameStatusValue;
+  version: number;
+  state: GameState;
+  seats: string[];
+}
+
+const GAME_CACHE_LIMIT = 20_000;
 
 const FIELDS = ['contract', 'discards', 'bid', 'cards', 'suit', 'card'] as const;
 const FIELD_OF: Record<Move['kind'], (typeof FIELDS)[number]> = {
@@ -67,37 +81,54 @@ const FIELD_OF: Record<Move['kind'], (typeof FIELDS)[number]> = {
  */
 @Injectable()
 export class MovesService {
-  constructor(private readonly prisma: PrismaService) {}
+  /**
+   * Games this process wrote last: a move on one of them needs no read. The write's version
+   * condition still guards it, so a stale entry costs a CONFLICT, never a lost or doubled move.
+   * Moves with an idempotency key always read, to find an earlier use of the key.
+   */
+  private readonly cache: Map<string, CachedGame> | null;
+
+  constructor(
+    private readonly prisma: PrismaService,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.cache = config.get('gameCache', { infer: true }) ? new Map() : null;
+  }
 
   async makeMove(player: AuthenticatedPlayer, gameId: string, input: MoveInput): Promise<MoveResult> {
     const asked = seatlessMove(input); // bad input costs no round trip
     const key = input.idempotencyKey ?? null;
-    const row = await this.read(gameId, player.id, key);
-    if (!row) throw notFound('Game');
-    if (row.replaySeq !== null) return this.replayed(gameId, row, row.replaySeq);
-    if (row.seat === null) throw forbidden('You do not hold a seat in this game');
-    if (row.status === 'finished') throw new DomainError('ILLEGAL_MOVE', 'The game is over', { rule: 'game-over' });
-    if (input.expectedVersion != null && input.expectedVersion !== row.version) {
-      throw conflict(`The game is at version ${row.version}, not ${input.expectedVersion}`, { version: row.version });
+    const cached = key === null ? this.cache?.get(gameId) : undefined;
+    let game: CachedGame;
+    let decided: Decision;
+    // A refusal decided on a cached state may be the cache's fault (another instance moved the
+    // game on): only a refusal on a fresh read is final. Refusing writes nothing, so asking twice is safe.
+    if (cached && (decided = decide(cached, player, asked, input)).ok) {
+      game = cached;
+    } else {
+      const row = await this.read(gameId, player.id, key);
+      if (!row) throw notFound('Game');
+      if (row.replaySeq !== null) return this.replayed(gameId, row, row.replaySeq);
+      game = { status: row.status, version: row.version, state: deserializeState(row.state), seats: row.seats };
+      this.remember(gameId, game);
+      decided = decide(game, player, asked, input);
+      if (!decided.ok) throw decided.error;
     }
+    const { seat, applied } = decided;
+    const before = game.state;
+    const move = applied.move;
 
-    const seat = row.seat;
-    const before = deserializeState(row.state);
-    const move = { ...asked, seat } as Move;
-    const applied = apply(before, move);
-    if (!applied.ok) throw ruleErrorToDomain(applied.error);
-
-    let state = applied.value.state;
+    let state = applied.state;
     const plan: WritePlan = {
       gameId,
       playerId: player.id,
       key,
-      readVersion: row.version,
-      seq: row.version + 1,
+      readVersion: game.version,
+      seq: game.version + 1,
       seat,
       dealIndex: dealIndex(before),
       move,
-      events: applied.value.events,
+      events: applied.events,
       next: null,
       after: state,
     };
@@ -116,27 +147,47 @@ export class MovesService {
       if (!isUniqueViolation(error)) throw error;
       written = false; // the same (gameId, seq) or idempotency key written by a concurrent request
     }
-    if (!written) return this.lostRace(gameId, player.id, key);
+    if (!written) {
+      this.cache?.delete(gameId);
+      return this.lostRace(gameId, player.id, key);
+    }
+    const status: GameStatusValue = phase(state) === 'over' ? 'finished' : 'active';
+    this.remember(gameId, { status, version, state, seats: game.seats });
 
     const events = eventViews(plan.seq, plan.events, seat);
     if (plan.next) events.push(...eventViews(plan.seq + 1, plan.next.events, seat));
     return {
       gameId,
       version,
-      status: phase(state) === 'over' ? 'finished' : 'active',
+      status,
       events,
       game: view(state, seat),
     };
   }
 
-  /** One round trip: the game row, the caller's seat, and the seq of a prior move under the same key. */
+  private remember(gameId: string, game: CachedGame): void {
+    if (!this.cache) return;
+    this.cache.delete(gameId); // re-inserted last: the Map's order is the eviction order
+    if (this.cache.size >= GAME_CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(gameId, game);
+  }
+
+  /** One round trip: the game row, its seats, the caller's seat, and the seq of a prior move under the same key. */
   private async read(gameId: string, playerId: string, key: string | null): Promise<GameRow | null> {
     const rows = await this.prisma.$queryRaw<
-      { status: GameStatusValue; version: number; state: unknown; seat: number | null; replay_seq: number | null }[]
+      {
+        status: GameStatusValue;
+        version: number;
+        state: unknown;
+        seat: number | null;
+        replay_seq: number | null;
+        seats: string[];
+      }[]
     >`
       SELECT g.status::text AS status, g.version, g.state, s.seat,
              (SELECT e.seq FROM game_events e
-               WHERE e.game_id = g.id AND e.player_id = ${playerId}::uuid AND e.idempotency_key = ${key}::varchar) AS replay_seq
+               WHERE e.game_id = g.id AND e.player_id = ${playerId}::uuid AND e.idempotency_key = ${key}::varchar) AS replay_seq,
+             (SELECT array_agg(a.player_id::text ORDER BY a.seat) FROM game_seats a WHERE a.game_id = g.id) AS seats
         FROM games g
         LEFT JOIN game_seats s ON s.game_id = g.id AND s.player_id = ${playerId}::uuid
        WHERE g.id = ${gameId}::uuid`;
@@ -148,6 +199,7 @@ export class MovesService {
       state: typeof r.state === 'string' ? JSON.parse(r.state) : r.state,
       seat: r.seat,
       replaySeq: r.replay_seq,
+      seats: r.seats ?? [],
     };
   }
 
@@ -259,6 +311,29 @@ export class MovesService {
       game: view(state, seat),
     };
   }
+}
+
+type Decision =
+  | { ok: true; seat: number; applied: { move: Move; state: GameState; events: GameEvent[] } }
+  | { ok: false; error: DomainError };
+
+/** Whether the caller may make this move on this state, and what it leads to. */
+function decide(game: CachedGame, player: AuthenticatedPlayer, asked: SeatlessMove, input: MoveInput): Decision {
+  const seat = game.seats.indexOf(player.id);
+  if (seat < 0) return { ok: false, error: forbidden('You do not hold a seat in this game') };
+  if (game.status === 'finished') {
+    return { ok: false, error: new DomainError('ILLEGAL_MOVE', 'The game is over', { rule: 'game-over' }) };
+  }
+  if (input.expectedVersion != null && input.expectedVersion !== game.version) {
+    return {
+      ok: false,
+      error: conflict(`The game is at version ${game.version}, not ${input.expectedVersion}`, { version: game.version }),
+    };
+  }
+  const move = { ...asked, seat } as Move;
+  const applied = apply(game.state, move);
+  if (!applied.ok) return { ok: false, error: ruleErrorToDomain(applied.error) };
+  return { ok: true, seat, applied: { move, state: applied.value.state, events: applied.value.events } };
 }
 
 interface WritePlan {

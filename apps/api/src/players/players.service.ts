@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AuthService } from '../auth/auth.service.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { conflict, notFound } from '../common/errors.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -10,7 +11,10 @@ const TOKEN = { id: true, name: true, createdAt: true, lastUsedAt: true, revoked
 
 @Injectable()
 export class PlayersService {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly auth: AuthService,
+  ) {}
 
   async register(name: string): Promise<RegisterPayload> {
     const token = newToken();
@@ -52,6 +56,8 @@ export class PlayersService {
     const existing = await this.prisma.apiToken.findFirst({ where: { id: tokenId, playerId }, select: TOKEN });
     if (!existing) throw notFound('API token');
     if (existing.revokedAt) return existing;
-    return this.prisma.apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() }, select: TOKEN });
+    const revoked = await this.prisma.apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() }, select: TOKEN });
+    this.auth.forget(tokenId);
+    return revoked;
   }
 }
