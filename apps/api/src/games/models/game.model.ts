@@ -42,8 +42,9 @@ export class GamePlayer {
   place!: number | null;
 }
 
-@ObjectType({ description: 'The public facts of one deal; the seed only once the game is over' })
-export class DealInfo {
+/** What every public account of a deal says: who dealt, the hashed seed, what was played for. */
+@ObjectType({ isAbstract: true })
+export abstract class DealFacts {
   @Field(() => Int)
   @ApiProperty()
   index!: number;
@@ -55,10 +56,6 @@ export class DealInfo {
   @Field({ description: 'SHA-256 (hex) of the seed, public from the start of the deal' })
   @ApiProperty()
   seedHash!: string;
-
-  @Field(() => String, { nullable: true, description: 'The 32-hex-digit seed of the shuffle; null until the game is over' })
-  @ApiProperty({ type: String, nullable: true })
-  seed!: string | null;
 
   @Field(() => ContractEnum, { nullable: true })
   @ApiProperty({ enum: Object.values(ContractEnum), nullable: true })
@@ -76,6 +73,17 @@ export class DealInfo {
   @ApiProperty({ enum: Object.values(SuitEnum), nullable: true })
   trump!: Suit | null;
 
+  @Field()
+  @ApiProperty()
+  finished!: boolean;
+}
+
+@ObjectType({ description: 'The public facts of one deal; the seed only once the game is over' })
+export class DealInfo extends DealFacts {
+  @Field(() => String, { nullable: true, description: 'The 32-hex-digit seed of the shuffle; null until the game is over' })
+  @ApiProperty({ type: String, nullable: true })
+  seed!: string | null;
+
   @Field(() => [Int], { nullable: 'itemsAndList', description: 'Tricks per seat once the deal is over' })
   @ApiProperty({ type: [Number], nullable: true })
   tricks!: (number | null)[] | null;
@@ -83,10 +91,6 @@ export class DealInfo {
   @Field(() => [Int], { nullable: true, description: 'Scores per seat once the deal is over' })
   @ApiProperty({ type: [Number], nullable: true })
   scores!: number[] | null;
-
-  @Field()
-  @ApiProperty()
-  finished!: boolean;
 }
 
 @ObjectType('Game', { description: 'A game as the caller may see it: their seat view if seated, else the spectator view' })

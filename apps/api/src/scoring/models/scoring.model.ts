@@ -1,8 +1,7 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
-import type { Bid, Contract, Suit } from '../../../../../libs/rules/src/index.js';
-import { BidEnum, ContractEnum, GameStatusEnum, type GameStatusValue, SuitEnum } from '../../games/models/enums.js';
-import { GamePlayer } from '../../games/models/game.model.js';
+import { GameStatusEnum, type GameStatusValue } from '../../games/models/enums.js';
+import { DealFacts, GamePlayer } from '../../games/models/game.model.js';
 
 @ObjectType({ description: 'A trick taken: its cards are public once played' })
 export class TrickRecord {
@@ -24,39 +23,7 @@ export class TrickRecord {
 }
 
 @ObjectType({ description: 'One deal of a game as scored: what was played for, the tricks, the scores and the totals after it' })
-export class DealHistory {
-  @Field(() => Int)
-  @ApiProperty()
-  index!: number;
-
-  @Field(() => Int)
-  @ApiProperty()
-  dealer!: number;
-
-  @Field()
-  @ApiProperty()
-  seedHash!: string;
-
-  @Field(() => ContractEnum, { nullable: true })
-  @ApiProperty({ enum: Object.values(ContractEnum), nullable: true })
-  contract!: Contract | null;
-
-  @Field(() => Int, { nullable: true })
-  @ApiProperty({ type: Number, nullable: true })
-  declarer!: number | null;
-
-  @Field(() => BidEnum, { nullable: true })
-  @ApiProperty({ enum: Object.values(BidEnum), nullable: true })
-  bid!: Bid | null;
-
-  @Field(() => SuitEnum, { nullable: true })
-  @ApiProperty({ enum: Object.values(SuitEnum), nullable: true })
-  trump!: Suit | null;
-
-  @Field()
-  @ApiProperty()
-  finished!: boolean;
-
+export class DealHistory extends DealFacts {
   @Field(() => [TrickRecord], { description: 'The tricks taken so far, in order' })
   @ApiProperty({ type: [TrickRecord] })
   tricks!: TrickRecord[];
