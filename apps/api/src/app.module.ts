@@ -1,9 +1,10 @@
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { GraphQLModule } from '@nestjs/graphql';
+import { type GraphQLWsSubscriptionsConfig, GraphQLModule } from '@nestjs/graphql';
 import { ThrottlerModule } from '@nestjs/throttler';
-import type { Context } from 'graphql-ws';
+import type { ExecutionResult } from 'graphql';
+import type { ServerOptions } from 'graphql-ws';
 import { AuthModule } from './auth/auth.module.js';
 import { AuthService } from './auth/auth.service.js';
 import type { AuthenticatedPlayer } from './auth/authenticated-player.js';
@@ -24,6 +25,27 @@ import { ScoringModule } from './scoring/scoring.module.js';
 export const FEATURE_MODULES = [PlayersModule, HealthModule, LobbiesModule, GamesModule, MovesModule, ScoringModule];
 
 type WsExtra = { player?: AuthenticatedPlayer };
+
+/** graphql-ws server options; Nest passes them through, though its type knows only some of them. */
+function graphqlWsOptions(auth: AuthService): Partial<ServerOptions<Record<string, unknown> | undefined, WsExtra>> & { path: string } {
+  return {
+    path: '/graphql',
+    // A subscription authenticates once, with connectionParams.authorization.
+    onConnect: async (ctx) => {
+      const params = ctx.connectionParams ?? {};
+      try {
+        ctx.extra.player = await auth.authenticate(params.authorization ?? params.Authorization);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    // Subscriptions bypass Apollo's formatError: give their errors the same codes.
+    onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatGraphQLError(error.toJSON(), error)),
+    onNext: (_ctx, _id, _payload, _args, result: ExecutionResult) =>
+      result.errors ? { ...result, errors: result.errors.map((error) => formatGraphQLError(error.toJSON(), error)) } : undefined,
+  };
+}
 
 @Module({})
 export class AppModule {
@@ -49,21 +71,7 @@ export class AppModule {
             formatError: formatGraphQLError,
             context: ({ req, extra }: { req?: RequestLike; extra?: WsExtra }): GraphQLContext =>
               extra ? { player: extra.player } : { req },
-            subscriptions: {
-              'graphql-ws': {
-                path: '/graphql',
-                // A subscription authenticates once, with connectionParams.authorization.
-                onConnect: async (ctx: Context<Record<string, unknown> | undefined, unknown>) => {
-                  const params = ctx.connectionParams ?? {};
-                  try {
-                    (ctx.extra as WsExtra).player = await auth.authenticate(params.authorization ?? params.Authorization);
-                    return true;
-                  } catch {
-                    return false;
-                  }
-                },
-              },
-            },
+            subscriptions: { 'graphql-ws': graphqlWsOptions(auth) as GraphQLWsSubscriptionsConfig },
           }),
         }),
         ...FEATURE_MODULES,

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { GameLogBus } from './game-log-bus.js';
 import { GamesController } from './games.controller.js';
 import { GamesResolver } from './games.resolver.js';
 import { GamesService } from './games.service.js';
 
 @Module({
   controllers: [GamesController],
-  providers: [GamesService, GamesResolver],
-  exports: [GamesService],
+  providers: [GamesService, GamesResolver, GameLogBus],
+  exports: [GamesService, GameLogBus],
 })
 export class GamesModule {}

@@ -1,11 +1,12 @@
-import { Args, ID, Query, Resolver } from '@nestjs/graphql';
+import { Args, ID, Int, Query, Resolver, Subscription } from '@nestjs/graphql';
+import { SkipThrottle } from '@nestjs/throttler';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { CurrentPlayer, OptionalPlayer } from '../auth/current-player.decorator.js';
 import { Public } from '../auth/public.decorator.js';
 import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
 import { GameEventsArgs, MyGamesArgs } from './dto/games.args.js';
 import { GamesService } from './games.service.js';
-import { GameEventLog } from './models/event-view.model.js';
+import { GameEventLog, GameLogEntry } from './models/event-view.model.js';
 import { GamePage, GameView } from './models/game.model.js';
 import { GameRecordModel } from './models/record.model.js';
 
@@ -34,5 +35,20 @@ export class GamesResolver {
   @Query(() => GameRecordModel, { description: 'The mizerka-record/1 of a finished game (FORBIDDEN while it is being played)' })
   gameRecord(@Args('gameId', { type: () => ID }, ParseUuidPipe) gameId: string): Promise<GameRecordModel> {
     return this.games.record(gameId);
+  }
+
+  @SkipThrottle()
+  @Subscription(() => GameLogEntry, {
+    description:
+      'The event log after `after` (0: from the start), then each entry as it is committed, as the caller may see it; ' +
+      'ends after the last entry of a finished game. Reconnect with the last seq received to resume.',
+    resolve: (entry: GameLogEntry) => entry,
+  })
+  gameLog(
+    @Args('gameId', { type: () => ID }, ParseUuidPipe) gameId: string,
+    @Args('after', { type: () => Int, defaultValue: 0 }) after: number,
+    @CurrentPlayer() viewer: AuthenticatedPlayer,
+  ): AsyncGenerator<GameLogEntry> {
+    return this.games.follow(gameId, viewer, Math.max(0, after));
   }
 }

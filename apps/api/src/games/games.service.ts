@@ -20,11 +20,12 @@ import { badInput, DomainError, forbidden, notFound } from '../common/errors.js'
 import { ruleErrorToDomain } from '../common/rule-errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { GameLogBus } from './game-log-bus.js';
 import { placesOf } from '../scoring/standings.js';
 import { dealFresh } from './dealing.js';
 import { eventViews } from './event-views.js';
 import type { GameStatusValue } from './models/enums.js';
-import type { GameEventLog } from './models/event-view.model.js';
+import type { GameEventLog, GameLogEntry } from './models/event-view.model.js';
 import type { DealInfo, GamePage, GamePlayer, GameView, RuleOptionsModel } from './models/game.model.js';
 import type { SeatView } from './models/seat-view.model.js';
 
@@ -44,9 +45,14 @@ type SeatRow = { seat: number; playerId: string; place: number | null; player: {
 
 export const EVENTS_PAGE_MAX = 1000;
 
+const FOLLOW_POLL_MS = 5_000;
+
 @Injectable()
 export class GamesService {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly bus: GameLogBus,
+  ) {}
 
   /**
    * Called by the lobbies module inside its own transaction once a lobby's seats are full: creates
@@ -227,6 +233,44 @@ export class GamesService {
       })),
       hasMore: rows.length > limit,
     };
+  }
+
+  /**
+   * The event log from `afterSeq` on, then each new entry as it is committed, as `viewer` may see
+   * it; ends after the game's last entry. A follower that reconnects passes the last seq it got.
+   */
+  async *follow(gameId: string, viewer: AuthenticatedPlayer, afterSeq: number): AsyncGenerator<GameLogEntry> {
+    let grew: boolean;
+    let wake: (() => void) | null = null;
+    // Listen before the first read, so that nothing committed in between goes unnoticed.
+    const stop = this.bus.listen(gameId, () => {
+      grew = true;
+      wake?.();
+    });
+    try {
+      let last = afterSeq;
+      for (;;) {
+        grew = false;
+        const page = await this.events(gameId, viewer, last);
+        for (const entry of page.entries) {
+          yield entry;
+          last = entry.seq;
+          if (entry.events.some((e) => e.type === 'gameOver')) return;
+        }
+        if (page.hasMore || grew) continue;
+        // Moves made through another instance are not announced here: look again now and then.
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, FOLLOW_POLL_MS);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = null;
+      }
+    } finally {
+      stop();
+    }
   }
 
   /** The mizerka-record/1 of a finished game. Not before: the decks (and seeds) are secret until then. */

@@ -22,6 +22,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { badInput, conflict, DomainError, forbidden, notFound } from '../common/errors.js';
 import { ruleErrorToDomain } from '../common/rule-errors.js';
 import { dealFresh, type NewDeal } from '../games/dealing.js';
+import { GameLogBus } from '../games/game-log-bus.js';
 import { eventViews } from '../games/event-views.js';
 import type { GameStatusValue } from '../games/models/enums.js';
 import type { GameEventView } from '../games/models/event-view.model.js';
@@ -90,6 +91,7 @@ export class MovesService {
 
   constructor(
     private readonly prisma: PrismaService,
+    private readonly bus: GameLogBus,
     config: ConfigService<AppConfig, true>,
   ) {
     this.cache = config.get('gameCache', { infer: true }) ? new Map() : null;
@@ -153,6 +155,7 @@ export class MovesService {
     }
     const status: GameStatusValue = phase(state) === 'over' ? 'finished' : 'active';
     this.remember(gameId, { status, version, state, seats: game.seats });
+    this.bus.published(gameId, version); // after the commit: followers read what is now durable
 
     const events = eventViews(plan.seq, plan.events, seat);
     if (plan.next) events.push(...eventViews(plan.seq + 1, plan.next.events, seat));
