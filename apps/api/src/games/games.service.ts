@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../config/app-config.js';
 import { randomInt } from 'node:crypto';
 import {
   cardName,
@@ -45,14 +47,22 @@ type SeatRow = { seat: number; playerId: string; place: number | null; player: {
 
 export const EVENTS_PAGE_MAX = 1000;
 
-const FOLLOW_POLL_MS = 5_000;
-
 @Injectable()
 export class GamesService {
+  /**
+   * How often a follower re-reads the log unprompted. One instance announces every move it makes,
+   * so a long safety net is enough; with several (REDIS_URL, until the bus goes through Redis)
+   * moves made elsewhere are seen within seconds.
+   */
+  private readonly followPollMs: number;
+
   constructor(
     private readonly prisma: PrismaService,
     private readonly bus: GameLogBus,
-  ) {}
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.followPollMs = config.get('redisUrl', { infer: true }) === null ? 60_000 : 5_000;
+  }
 
   /**
    * Called by the lobbies module inside its own transaction once a lobby's seats are full: creates
@@ -260,7 +270,7 @@ export class GamesService {
         if (page.hasMore || grew) continue;
         // Moves made through another instance are not announced here: look again now and then.
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, FOLLOW_POLL_MS);
+          const timer = setTimeout(resolve, this.followPollMs);
           wake = () => {
             clearTimeout(timer);
             resolve();
