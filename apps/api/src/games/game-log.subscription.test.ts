@@ -2,7 +2,7 @@ import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
-import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY, type TestPlayer } from './games.test-kit.js';
+import { MAKE_MOVE, pickMove, players, playThrough, rng, startGame, TURN_QUERY, type TestPlayer } from './games.test-kit.js';
 
 let t: TestApp;
 const clients: Client[] = [];
@@ -86,6 +86,16 @@ describe('the gameLog subscription', () => {
       for (const event of entry.events) expect(event.hand ?? null).toBeNull();
     }
     expect(JSON.stringify(spectator)).not.toMatch(/"[2-9TJQKA][CDHS]"/);
+  });
+
+  it('ends after the last entry of a finished game', async () => {
+    const seated = await players(t, 3, 'subend');
+    const gameId = await startGame(t, seated, 'bidding', { target: 20 });
+    const played = await playThrough(t, seated, gameId, 11);
+    const version = played.at(-1)!.result.version as number;
+    const entries = await follow(connect(seated[1].token), gameId, 0, Number.MAX_SAFE_INTEGER);
+    expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: version }, (_, i) => i + 1));
+    expect(entries.at(-1)!.events.some((e) => e.type === 'gameOver')).toBe(true);
   });
 
   it('refuses a connection without a valid token', async () => {
