@@ -2,6 +2,8 @@
 // players with fresh names, tables seated through the lobby API, and a seeded random player
 // that only ever sends moves the API's own view offers.
 import { randomBytes } from 'node:crypto';
+import { EVENT_FIELDS, SEAT_VIEW_FIELDS } from '../graphql-selections.js';
+export { EVENT_FIELDS, GAME_FIELDS, GAME_QUERY, SEAT_VIEW_FIELDS } from '../graphql-selections.js';
 
 export interface GqlError {
   message: string;
@@ -191,31 +193,6 @@ export async function seatTable(
 
 // ---------------------------------------------------------------------------------------------
 // Queries
-
-export const SEAT_VIEW_FIELDS = `
-  family preset players phase deal dealer toMove viewer hand discards handSizes talonSize
-  legalMoves { kind seat contracts cards maxDiscards count bids suits }
-  contract chooser contractsLeft exchanged bids declarer bid trump activeSeats
-  currentTrick { leader cards { seat card } winner }
-  lastTrick { leader cards { seat card } winner }
-  tricks dealScores { deal dealer tricks scores contract declarer bid trump }
-  totals over winners
-`;
-
-export const EVENT_FIELDS = `
-  seq type deal dealer hand handSizes talonSize seat contract count discards drawn bid suit card cards
-  trick leader winner tricks scores totals winners
-`;
-
-export const GAME_FIELDS = `
-  id status version preset firstDealer mySeat winners createdAt updatedAt finishedAt
-  options { mizerkaQuotas target doubleMisere }
-  players { seat playerId name total place }
-  deals { index dealer seedHash seed contract declarer bid trump tricks scores finished }
-  view { ${SEAT_VIEW_FIELDS} }
-`;
-
-export const GAME_QUERY = `query($id: ID!) { game(id: $id) { ${GAME_FIELDS} } }`;
 
 export const EVENTS_QUERY = `query($id: ID!, $after: Int!) {
   gameEvents(gameId: $id, after: $after) { gameId version hasMore entries { seq kind dealIndex seat createdAt events { ${EVENT_FIELDS} } } }

@@ -12,6 +12,8 @@ import {
 } from '../../../../libs/rules/src/index.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { GamesService } from './games.service.js';
+export { EVENT_FIELDS, GAME_FIELDS, GAME_QUERY, SEAT_VIEW_FIELDS } from '../../../../test/graphql-selections.js';
+import { EVENT_FIELDS, SEAT_VIEW_FIELDS } from '../../../../test/graphql-selections.js';
 
 /** Shared by the game, move and scoring tests: players, games started directly, and a move picker. */
 
@@ -48,31 +50,6 @@ export async function startGame(
     );
   return gameId;
 }
-
-export const SEAT_VIEW_FIELDS = `
-  family preset players phase deal dealer toMove viewer hand discards handSizes talonSize
-  legalMoves { kind seat contracts cards maxDiscards count bids suits }
-  contract chooser contractsLeft exchanged bids declarer bid trump activeSeats
-  currentTrick { leader cards { seat card } }
-  lastTrick { leader cards { seat card } winner }
-  tricks dealScores { deal dealer tricks scores contract declarer bid trump }
-  totals over winners
-`;
-
-export const EVENT_FIELDS = `
-  seq type deal dealer hand handSizes talonSize seat contract count discards drawn bid suit card cards
-  trick leader winner tricks scores totals winners
-`;
-
-export const GAME_FIELDS = `
-  id status version preset firstDealer mySeat winners createdAt updatedAt finishedAt
-  options { mizerkaQuotas target doubleMisere }
-  players { seat playerId name total place }
-  deals { index dealer seedHash seed contract declarer bid trump tricks scores finished }
-  view { ${SEAT_VIEW_FIELDS} }
-`;
-
-export const GAME_QUERY = `query($id: ID!) { game(id: $id) { ${GAME_FIELDS} } }`;
 
 export const MAKE_MOVE = `mutation($input: MakeMoveInput!) {
   makeMove(input: $input) { gameId version status events { ${EVENT_FIELDS} } game { ${SEAT_VIEW_FIELDS} } }
