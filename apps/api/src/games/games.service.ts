@@ -22,6 +22,7 @@ import { badInput, DomainError, forbidden, notFound } from '../common/errors.js'
 import { ruleErrorToDomain } from '../common/rule-errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { DEAL_FACTS } from './deal-facts.js';
 import { GameLogBus } from './game-log-bus.js';
 import { placesOf } from '../scoring/standings.js';
 import { dealFresh } from './dealing.js';
@@ -126,19 +127,7 @@ export class GamesService {
         seats: SEATS,
         deals: {
           orderBy: { index: 'asc' },
-          select: {
-            index: true,
-            dealer: true,
-            seed: true,
-            seedHash: true,
-            contract: true,
-            declarer: true,
-            bid: true,
-            trump: true,
-            tricks: true,
-            scores: true,
-            finishedAt: true,
-          },
+          select: { ...DEAL_FACTS, seed: true },
         },
       },
     });

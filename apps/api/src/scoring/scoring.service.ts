@@ -3,6 +3,7 @@ import { notFound } from '../common/errors.js';
 import { gamePlayers } from '../games/games.service.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { DealHistory, ScoreSheet } from './models/scoring.model.js';
+import { DEAL_FACTS } from '../games/deal-facts.js';
 
 /**
  * Standings and deal history from the projections (Deal, Trick, GameSeat rows) that each move
@@ -27,16 +28,7 @@ export class ScoringService {
         deals: {
           orderBy: { index: 'asc' },
           select: {
-            index: true,
-            dealer: true,
-            seedHash: true,
-            contract: true,
-            declarer: true,
-            bid: true,
-            trump: true,
-            tricks: true,
-            scores: true,
-            finishedAt: true,
+            ...DEAL_FACTS,
             tricksList: { orderBy: { index: 'asc' }, select: { index: true, leader: true, cards: true, winner: true } },
           },
         },
