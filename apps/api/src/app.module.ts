@@ -1,3 +1,7 @@
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+} from '@apollo/server/plugin/disabled';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
@@ -69,6 +73,9 @@ export class AppModule {
             graphiql: config.nodeEnv !== 'production',
             introspection: true,
             formatError: formatGraphQLError,
+            // No HTTP caching of game state, and no Apollo Studio: these plugins would wrap every
+            // field resolver of every response for nothing.
+            plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled()],
             context: ({ req, extra }: { req?: RequestLike; extra?: WsExtra }): GraphQLContext =>
               extra ? { player: extra.player } : { req },
             subscriptions: { 'graphql-ws': graphqlWsOptions(auth) as GraphQLWsSubscriptionsConfig },
