@@ -24,3 +24,15 @@ export const GAME_FIELDS = `
 `;
 
 export const GAME_QUERY = `query($id: ID!) { game(id: $id) { ${GAME_FIELDS} } }`;
+
+/** The `legalMoves` selection above, as the tests read it. */
+export interface LegalMovesView {
+  kind: string;
+  seat: number;
+  contracts: string[] | null;
+  cards: string[] | null;
+  maxDiscards: number | null;
+  count: number | null;
+  bids: string[] | null;
+  suits: string[] | null;
+}

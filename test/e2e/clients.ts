@@ -2,8 +2,8 @@
 // players with fresh names, tables seated through the lobby API, and a seeded random player
 // that only ever sends moves the API's own view offers.
 import { randomBytes } from 'node:crypto';
-import { EVENT_FIELDS, SEAT_VIEW_FIELDS } from '../graphql-selections.js';
-export { EVENT_FIELDS, GAME_FIELDS, GAME_QUERY, SEAT_VIEW_FIELDS } from '../graphql-selections.js';
+import { EVENT_FIELDS, SEAT_VIEW_FIELDS, type LegalMovesView } from '../graphql-selections.js';
+export { EVENT_FIELDS, GAME_FIELDS, GAME_QUERY, SEAT_VIEW_FIELDS, type LegalMovesView } from '../graphql-selections.js';
 
 export interface GqlError {
   message: string;
@@ -240,17 +240,6 @@ export function rng(seed: number): (n: number) => number {
     const x = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     return Math.floor(x * n);
   };
-}
-
-export interface LegalMovesView {
-  kind: string;
-  seat: number;
-  contracts: string[] | null;
-  cards: string[] | null;
-  maxDiscards: number | null;
-  count: number | null;
-  bids: string[] | null;
-  suits: string[] | null;
 }
 
 function sample<T>(xs: readonly T[], k: number, random: (n: number) => number): T[] {

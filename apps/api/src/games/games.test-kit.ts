@@ -12,8 +12,8 @@ import {
 } from '../../../../libs/rules/src/index.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { GamesService } from './games.service.js';
-export { EVENT_FIELDS, GAME_FIELDS, GAME_QUERY, SEAT_VIEW_FIELDS } from '../../../../test/graphql-selections.js';
-import { EVENT_FIELDS, SEAT_VIEW_FIELDS } from '../../../../test/graphql-selections.js';
+export { EVENT_FIELDS, GAME_FIELDS, GAME_QUERY, SEAT_VIEW_FIELDS, type LegalMovesView } from '../../../../test/graphql-selections.js';
+import { EVENT_FIELDS, SEAT_VIEW_FIELDS, type LegalMovesView } from '../../../../test/graphql-selections.js';
 
 /** Shared by the game, move and scoring tests: players, games started directly, and a move picker. */
 
@@ -54,17 +54,6 @@ export async function startGame(
 export const MAKE_MOVE = `mutation($input: MakeMoveInput!) {
   makeMove(input: $input) { gameId version status events { ${EVENT_FIELDS} } game { ${SEAT_VIEW_FIELDS} } }
 }`;
-
-export interface LegalMovesView {
-  kind: string;
-  seat: number;
-  contracts: string[] | null;
-  cards: string[] | null;
-  maxDiscards: number | null;
-  count: number | null;
-  bids: string[] | null;
-  suits: string[] | null;
-}
 
 /** A small deterministic generator so a failing game can be replayed from its seed. */
 export function rng(seed: number): (n: number) => number {
