@@ -1,11 +1,11 @@
 // Cards are conserved: after every deal and every move, the hands (each seat's own view), the
 // cards played (cardPlayed events), the discards (exchanged/discarded events) and the talon
-// (talonSize) account for the deck exactly once, and each hand holds exactly the cards RULES.md's
+// (talonSize) account for the deck exactly once, and each hand holds exactly the cards docs/rules.md's
 // dealing order, exchanges and talon draws put there.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { apply, deal, newGame, view } from './index.js';
-import { arbDeck, arbGameSetup, arbRules, arbSeat, BIDDING_PRESETS, CheckError, CONTRACT_PRESETS, deckFor, leftOf, names, pbt, PBT_TIMEOUT, playChecked, sameSet, splitDeck } from './test-kit/index.js';
+import { arbDeck, arbGameSetup, arbRules, arbSeat, BIDDING_PRESETS, CheckError, CONTRACT_PRESETS, deckFor, leftOf, names, pbt, PBT_TIMEOUT, playChecked, sameSet, splitDeck } from '../test-kit/index.js';
 
 describe('cards are conserved', () => {
   it('contract family, every preset and mizerkaQuotas option, first two deals', () => {
@@ -20,7 +20,7 @@ describe('cards are conserved', () => {
     }), pbt(60));
   }, PBT_TIMEOUT);
 
-  it('any deck is dealt as RULES.md\'s dealing order says (deckFor inverts it)', () => {
+  it('any deck is dealt as docs/rules.md\'s dealing order says (deckFor inverts it)', () => {
     fc.assert(fc.property(arbRules().chain((rules) => fc.tuple(fc.constant(rules), arbSeat(rules), arbDeck(rules))), ([rules, dealer, deck]) => {
       const { hands, talon } = splitDeck(rules, dealer, deck);
       expect(deckFor(rules, dealer, hands, talon)).toStrictEqual(deck);

@@ -237,7 +237,7 @@ describe('contract family: quotas and scores', () => {
   }
 
   it.each([
-    // RULES.md worked examples, positions C, R, D / C, X, R, D.
+    // docs/rules.md worked examples, positions C, R, D / C, X, R, D.
     ['classic', {}, 'hearts', [9, 3, 1], [2, -2, 0]],
     ['classic', {}, 'spades', [13, 0, 0], [6, -5, -1]],
     ['classic', {}, 'mizerka', [0, 4, 9], [1, 1, -2]],

@@ -1,6 +1,7 @@
 import type { Card, Suit } from './cards.js';
 import type { Seat } from './result.js';
 import type { Bid, Contract } from './rules.js';
+import type { EndReason } from './state.js';
 
 /** What a move made happen. Some events carry private cards; eventView is the one redaction point. */
 export type GameEvent =
@@ -16,4 +17,5 @@ export type GameEvent =
   | { type: 'cardPlayed'; seat: Seat; card: Card }
   | { type: 'trickTaken'; trick: number; leader: Seat; cards: Card[]; winner: Seat } // cards in play order
   | { type: 'dealScored'; deal: number; tricks: (number | null)[]; scores: number[]; totals: number[] }
+  | { type: 'gameEnded'; seat: Seat; reason: EndReason } // resigned or forfeited; a gameOver follows
   | { type: 'gameOver'; totals: number[]; winners: Seat[] };

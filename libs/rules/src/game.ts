@@ -82,7 +82,7 @@ export function dealInPlace(state: GameState, deck: readonly Card[], ev: GameEve
   return null;
 }
 
-/** The chance node: the whole deck in dealing order (RULES.md); must be a permutation of rules.deck. */
+/** The chance node: the whole deck in dealing order (docs/rules.md); must be a permutation of rules.deck. */
 export function deal(state: GameState, deck: readonly Card[]): Result<GameState, RuleError> {
   const next = cloneState(internal(state));
   const error = dealInPlace(next, deck, null);
@@ -165,6 +165,8 @@ export function currentDealer(state: GameState): Seat {
 
 const STATE_FORMAT = 'mizerka-state/1';
 const SKIP = new Set(['rules', 'fam', 'n', 'handSize', 'firstDealer']);
+/** Fields added after states were first stored: absent in an older serialized state, they keep their defaults. */
+const LATER = new Set(['endSeat', 'endReason', 'abandoned']);
 
 /** JSON-safe: numbers and arrays of numbers, plus the rules as preset and options. */
 export function serializeState(state: GameState): unknown {
@@ -193,6 +195,7 @@ export function deserializeState(json: unknown): GameState {
   for (const [key, current] of Object.entries(s)) {
     if (SKIP.has(key)) continue;
     const value = o[key];
+    if (value === undefined && LATER.has(key)) continue;
     if (ArrayBuffer.isView(current)) {
       const typed = current as Uint8Array;
       if (!Array.isArray(value) || value.length !== typed.length || !value.every(Number.isInteger)) {

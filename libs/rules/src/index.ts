@@ -15,7 +15,8 @@ export {
 } from './rules.js';
 export { moveFromJson, moveToJson, type LegalMoves, type Move, type RecordMove } from './moves.js';
 export type { GameEvent } from './events.js';
-export type { BiddingDealOutcome, ContractDealOutcome, DealOutcome, GameState, Phase } from './state.js';
+export type { BiddingDealOutcome, ContractDealOutcome, DealOutcome, EndReason, GameEnd, GameState, Phase } from './state.js';
+export { endGame, gameEnd, placesOf } from './end.js';
 export {
   apply,
   applyInPlace,

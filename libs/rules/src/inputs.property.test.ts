@@ -6,7 +6,7 @@ import { apply, deal, legalMoves, makeRules, moveFromJson, newGame, parseRecord,
 import type { GameState, Preset } from './index.js';
 import {
   ALL_PRESETS, arbGameSetup, arbOptions, CheckError, familyOf, makeRng, pbt, PBT_TIMEOUT, playRandomGame,
-} from './test-kit/index.js';
+} from '../test-kit/index.js';
 
 function noThrow<T>(what: string, input: unknown, f: () => T): T {
   try {
@@ -24,11 +24,11 @@ const safe = (x: unknown): string => {
 };
 
 describe('makeRules', () => {
-  it('PRESETS lists the six presets of RULES.md', () => {
+  it('PRESETS lists the six presets of docs/rules.md', () => {
     expect([...PRESETS].sort()).toStrictEqual([...ALL_PRESETS].sort());
   });
 
-  it('builds each preset with valid options as RULES.md\'s preset table says', () => {
+  it('builds each preset with valid options as docs/rules.md\'s preset table says', () => {
     const presetArb = fc.constantFrom<Preset>(...ALL_PRESETS);
     fc.assert(fc.property(presetArb.chain((p) => fc.tuple(fc.constant(p), arbOptions(p, { targetOptional: true, target: { min: 1, max: 1000 } }))), ([preset, options]) => {
       const r = makeRules(preset, options);

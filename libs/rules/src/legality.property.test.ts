@@ -1,4 +1,4 @@
-// Legal moves: at every point of random games, legalMoves is exactly what RULES.md allows (the
+// Legal moves: at every point of random games, legalMoves is exactly what docs/rules.md allows (the
 // reference model), every move inside it is accepted, and moves outside it are refused with a
 // RuleError value (never a throw), the right code and rule id, a message that names no card the
 // mover may not know, and the given state untouched.
@@ -9,8 +9,8 @@ import type { Card, GameState, Move, Rules, Seat } from './index.js';
 import {
   arbGameSetup, badMoves, BIDDING_PRESETS, canon, cardNamesIn, CheckError, CONTRACT_PRESETS, expectError, expectRefused, knownToMover,
   legalSamples, makeRng, pbt, PBT_TIMEOUT, playChecked, snapshot,
-} from './test-kit/index.js';
-import type { GameChecker, Rng, Step } from './test-kit/index.js';
+} from '../test-kit/index.js';
+import type { GameChecker, Rng, Step } from '../test-kit/index.js';
 
 function checkMoves(step: Step, checker: GameChecker, rng: Rng): void {
   const m = checker.model;
@@ -115,7 +115,7 @@ function runGame(maxDeals: number) {
   };
 }
 
-describe('legal moves are exactly RULES.md\'s; others are refused with a RuleError', () => {
+describe('legal moves are exactly docs/rules.md\'s; others are refused with a RuleError', () => {
   it('contract family: first two deals of random games', () => {
     fc.assert(fc.property(arbGameSetup({ presets: CONTRACT_PRESETS }), runGame(2)), pbt(40));
   }, PBT_TIMEOUT);

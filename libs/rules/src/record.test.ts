@@ -297,7 +297,7 @@ describe('outcome', () => {
 });
 
 describe('outcome of a finished record', () => {
-  it("RULES.md's bidding-4 example deal, as the last deal of a game with target 10", () => {
+  it("docs/rules.md's bidding-4 example deal, as the last deal of a game with target 10", () => {
     const rules = rulesOf('bidding-4', { target: 10 });
     // Dealer 1 sits out; seat 3 declares play, discards the talon it took, names spades.
     const deck = buildDeck(rules, 1, {

@@ -1,11 +1,12 @@
 import { parseCard, type Card } from './cards.js';
+import { endGameInPlace, gameEnd } from './end.js';
 import { applyInPlace, dealInPlace, deckError, internal, newGame, phase } from './game.js';
 import { moveFromJson, type Move, type RecordMove } from './moves.js';
 import { fail, ok, type Result, type RuleErrorCode, type Seat } from './result.js';
 import { makeRules, type Preset, type RuleOptions } from './rules.js';
-import { PH_DEALING, PH_OVER, type DealOutcome, type GameState } from './state.js';
+import { END_REASONS, PH_DEALING, PH_OVER, type DealOutcome, type EndReason, type GameEnd, type GameState } from './state.js';
 
-/** The game record, mizerka-record/1 (RULES.md, last section). */
+/** The game record, mizerka-record/1 (docs/rules.md, "The game record"). */
 
 export const RECORD_FORMAT = 'mizerka-record/1';
 
@@ -15,6 +16,8 @@ export interface GameRecord {
   firstDealer: Seat;
   players?: string[];
   deals: { deck: string[]; moves: RecordMove[] }[];
+  /** The game ended early: this seat resigned or forfeited after the last deal's moves (docs/rules.md). */
+  end?: GameEnd;
 }
 
 export interface Outcome {
@@ -22,6 +25,8 @@ export interface Outcome {
   totals: number[];
   finished: boolean;
   winners: Seat[];
+  /** Only when the game ended early (resigned or forfeited); absent otherwise. */
+  end?: GameEnd;
 }
 
 export interface RecordError {
@@ -31,6 +36,8 @@ export interface RecordError {
   message: string;
   /** 'BAD_RECORD' for a record that does not parse or validate; the RuleError code for a move or deck that replay refuses. */
   code?: RuleErrorCode | 'BAD_RECORD';
+  /** 'end' when the error is in the record's top-level `end` (dealIndex and moveIndex are then null). */
+  at?: 'end';
 }
 
 function recordError(
@@ -43,7 +50,11 @@ function recordError(
   return fail({ dealIndex, moveIndex, rule, message, code });
 }
 
-const TOP_KEYS = new Set(['format', 'rules', 'firstDealer', 'players', 'deals']);
+function endRecordError(rule: string, message: string, code: RecordError['code']): { ok: false; error: RecordError } {
+  return fail({ dealIndex: null, moveIndex: null, rule, message, code, at: 'end' });
+}
+
+const TOP_KEYS = new Set(['format', 'rules', 'firstDealer', 'players', 'deals', 'end']);
 
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -132,23 +143,49 @@ export function parseRecord(input: string | unknown): Result<GameRecord, RecordE
     deals,
   };
   if (players) record.players = players;
+  if (json.end !== undefined) {
+    const end = json.end;
+    if (!isObject(end)) {
+      return endRecordError('bad-end', 'end must be an object { "seat": n, "reason": "resigned" | "forfeit" }', 'BAD_RECORD');
+    }
+    for (const key of Object.keys(end)) {
+      if (key !== 'seat' && key !== 'reason') {
+        return endRecordError('bad-end', `end has an unknown key ${JSON.stringify(key)} (only seat and reason)`, 'BAD_RECORD');
+      }
+    }
+    if (typeof end.seat !== 'number' || !Number.isInteger(end.seat)) {
+      return endRecordError('bad-end', `end.seat must be a seat number, not ${JSON.stringify(end.seat)}`, 'BAD_RECORD');
+    }
+    if (!END_REASONS.includes(end.reason as EndReason)) {
+      return endRecordError('bad-end', `end.reason must be "resigned" or "forfeit", not ${JSON.stringify(end.reason)}`, 'BAD_RECORD');
+    }
+    if (end.seat < 0 || end.seat >= rules.players) {
+      return endRecordError('no-such-seat', `seat ${end.seat} does not exist with ${rules.players} players`, 'BAD_MOVE');
+    }
+    record.end = { seat: end.seat, reason: end.reason as EndReason };
+  }
   return ok(record);
 }
 
-/** The outcome JSON of RULES.md: finished deals, then the deal in progress (scores null). */
+/** The outcome JSON of docs/rules.md: finished deals, then the deal in progress (scores null). */
 export function outcome(state: GameState): Outcome {
   const s = internal(state);
   const deals: DealOutcome[] = s.finished.map((d) => ({ ...d, tricks: [...d.tricks], scores: d.scores && [...d.scores] }) as DealOutcome);
   if (s.phase !== PH_DEALING && s.phase !== PH_OVER) deals.push(s.fam.dealOutcome(s, null));
+  for (const d of s.abandoned) deals.push({ ...d, tricks: [...d.tricks], scores: null } as DealOutcome);
   const over = s.phase === PH_OVER;
-  return { deals, totals: Array.from(s.totals), finished: over, winners: over ? [...s.winners] : [] };
+  const out: Outcome = { deals, totals: Array.from(s.totals), finished: over, winners: over ? [...s.winners] : [] };
+  const end = gameEnd(s);
+  if (end) out.end = end; // after winners: outcomes of games that ended normally stay as they were
+  return out;
 }
 
 /**
  * Replays a record: dealer of deal i is (firstDealer + i) mod players; the first illegal move
  * stops the replay with its deal index, move index and rule. Also errors: a deal that is not
  * finished followed by another ('deal-unfinished'), moves after a deal ends ('move-after-deal-end'),
- * deals after the game is over ('deal-after-game-over').
+ * deals after the game is over ('deal-after-game-over'). A record's `end` is applied after the last
+ * deal's moves; one in a game already over is refused ('game-over', RecordError.at = 'end').
  */
 export function replay(record: GameRecord): Result<{ state: GameState; outcome: Outcome }, RecordError> {
   const parsed = parseRecord(record);
@@ -185,6 +222,13 @@ export function replay(record: GameRecord): Result<{ state: GameState; outcome: 
       if (error) return recordError(error.rule, error.message, d, m, error.code);
     }
   }
+  if (rec.end) {
+    const error = endGameInPlace(state, rec.end);
+    if (error) {
+      const message = error.rule === 'game-over' ? 'the game was already over; it cannot also end early' : error.message;
+      return endRecordError(error.rule, message, error.code);
+    }
+  }
   return ok({ state, outcome: outcome(state) });
 }
 
@@ -193,7 +237,10 @@ export function formatRecordError(error: RecordError): string {
   const where: string[] = [];
   if (error.dealIndex !== null) where.push(`deal ${error.dealIndex}`);
   if (error.moveIndex !== null) where.push(`move ${error.moveIndex}`);
-  const kind = KIND_TEXT[error.code ?? 'BAD_RECORD'];
+  if (error.at === 'end') where.push('end');
+  const code = error.code ?? 'BAD_RECORD';
+  // An end is not a move: `end: illegal (game-over): …`.
+  const kind = error.at === 'end' && code !== 'BAD_RECORD' ? 'illegal' : KIND_TEXT[code];
   return `${where.length ? where.join(', ') + ': ' : ''}${kind} (${error.rule}): ${error.message}`;
 }
 

@@ -13,7 +13,7 @@ import type { GameState, Move } from './index.js';
 import {
   arbGameSetup, arbRules, arbSeed, canon, CheckError, makeRng, moveJson, mustRules, names, pbt, PBT_TIMEOUT, playRandomGame,
   referenceShuffledDeck,
-} from './test-kit/index.js';
+} from '../test-kit/index.js';
 
 const views = (state: GameState, players: number): string =>
   canon([null, ...Array.from({ length: players }, (_, s) => s)].map((v) => view(state, v)));

@@ -1,12 +1,12 @@
 // Scores and the end of the game, over random games.
 // - Contract family: every deal is zero-sum and each score is tricks − quota (mizerka: quota −
-//   tricks) with RULES.md's quotas by position; each seat chooses each contract exactly once; the
+//   tricks) with docs/rules.md's quotas by position; each seat chooses each contract exactly once; the
 //   game ends after players × contracts deals, not before.
 // - Bidding family: the declarer scores by the formula for its bid, each defender gains half of a
 //   loss and nothing otherwise, a seat sitting out scores 0 with null tricks; the game ends after
 //   the first deal in which a total reaches the target.
 // - Both: totals add up the deals; the winners are exactly the seats with the highest total;
-//   outcome(state) reports all of it as RULES.md's outcome JSON.
+//   outcome(state) reports all of it as docs/rules.md's outcome JSON.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isOver, outcome } from './index.js';
@@ -14,8 +14,8 @@ import type { Bid, Contract, GameEvent, GameState, Seat } from './index.js';
 import {
   activeSeats, arbGameSetup, BIDDING_PRESETS, CheckError, contractQuotas, CONTRACT_PRESETS, handSize, mustRules, pbt, PBT_TIMEOUT,
   playChecked,
-} from './test-kit/index.js';
-import type { GameSetup, Step } from './test-kit/index.js';
+} from '../test-kit/index.js';
+import type { GameSetup, Step } from '../test-kit/index.js';
 
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
 

@@ -1,4 +1,4 @@
-// RULES.md's examples, checked through records: the "Worked examples" table, the two outcome JSON
+// docs/rules.md's examples, checked through records: the "Worked examples" table, the two outcome JSON
 // examples of the record section, the dealing order, the exchange and talon order, and a table of
 // records that must be refused with a RecordError naming the deal, the move and the rule.
 import { describe, expect, it } from 'vitest';
@@ -7,8 +7,8 @@ import type { Bid, Contract, GameRecord, Outcome, RecordError, RecordMove, Rules
 import {
   activeSeats, card, cards, completeDeal, dealingOrder, deckFor, leftOf, mustRules, names, scriptBiddingDeal,
   scriptContractDeal,
-} from './test-kit/index.js';
-import type { ScriptedDeal } from './test-kit/index.js';
+} from '../test-kit/index.js';
+import type { ScriptedDeal } from '../test-kit/index.js';
 
 function record(rules: Rules, firstDealer: Seat, deals: ScriptedDeal[]): GameRecord {
   return { format: 'mizerka-record/1', rules: { preset: rules.preset, options: rules.options }, firstDealer, deals: deals.map((d) => ({ deck: d.deck, moves: d.moves })) };
@@ -22,7 +22,7 @@ function outcomeOf(rec: GameRecord): Outcome {
   return JSON.parse(JSON.stringify(r.value.outcome)) as Outcome;
 }
 
-/** Seat of a position name (RULES.md worked examples): C chooser, X across, R dealer's right, D dealer. */
+/** Seat of a position name (docs/rules.md worked examples): C chooser, X across, R dealer's right, D dealer. */
 function seatOf(rules: Rules, dealer: Seat, pos: 'C' | 'X' | 'R' | 'D'): Seat {
   const n = rules.players;
   return { C: (dealer + 1) % n, X: (dealer + 2) % n, R: (dealer + n - 1) % n, D: dealer }[pos];
@@ -38,7 +38,7 @@ const contractRows: { preset: Rules['preset']; options?: Rules['options']; contr
   { preset: 'classic-4', contract: 'mizerka', tricks: { C: 0, X: 2, R: 3, D: 5 }, scores: { C: 1, X: 0, R: 0, D: -1 } },
 ];
 
-describe('RULES.md worked examples, contract family', () => {
+describe('docs/rules.md worked examples, contract family', () => {
   for (const row of contractRows) {
     const label = `${row.preset} ${row.contract} ${JSON.stringify(row.options ?? {})}: tricks ${JSON.stringify(row.tricks)} → ${JSON.stringify(row.scores)}`;
     it(label, () => {
@@ -87,7 +87,7 @@ const biddingRows: { bid: Bid; t: number; declarer: number; defenders: number }[
   { bid: 'double-misere', t: 1, declarer: -40, defenders: 20 },
 ];
 
-describe('RULES.md worked examples, bidding family', () => {
+describe('docs/rules.md worked examples, bidding family', () => {
   for (const row of biddingRows) {
     it(`${row.bid}, declarer takes ${row.t}: declarer ${row.declarer}, each defender ${row.defenders}`, () => {
       const trumps: (Suit | null)[] = row.bid === 'play' ? ['clubs', 'hearts', 'spades'] : [null];
@@ -164,7 +164,7 @@ describe('RULES.md worked examples, bidding family', () => {
   });
 });
 
-describe('RULES.md outcome JSON examples', () => {
+describe('docs/rules.md outcome JSON examples', () => {
   it('a classic record whose second deal is still being played', () => {
     const rules = mustRules('classic');
     const deal0 = scriptContractDeal(rules, 0, 'hearts', [1, 7, 5]);
@@ -204,7 +204,7 @@ describe('RULES.md outcome JSON examples', () => {
   });
 });
 
-describe('dealing order and the talon (RULES.md)', () => {
+describe('dealing order and the talon (docs/rules.md)', () => {
   it('contract family: rounds to left of dealer … dealer, talon; with 4 players the last 2 to the talon', () => {
     expect(dealingOrder(mustRules('classic'), 0).slice(0, 8)).toStrictEqual([1, 2, 0, 'talon', 1, 2, 0, 'talon']);
     const four = dealingOrder(mustRules('classic-4'), 2);
@@ -285,7 +285,7 @@ describe('dealing order and the talon (RULES.md)', () => {
     expect(view(s, null).toMove).toBe(0);
   });
 
-  it('the RULES.md record example replays (contract hearts, exchanges 2, 0, 1, first lead AH)', () => {
+  it('the docs/rules.md record example replays (contract hearts, exchanges 2, 0, 1, first lead AH)', () => {
     const rules = mustRules('classic');
     const { hands, talon } = completeDeal(rules, 0, [cards('4S'), cards('2C 3D AH'), []], []);
     const rec = {

@@ -4,7 +4,7 @@ import type { LegalMoves, Move } from './moves.js';
 import { ruleError, type RuleError, type Seat } from './result.js';
 import type { Bid, Contract, Rules } from './rules.js';
 
-/** One deal as the outcome reports it (RULES.md, key order included). */
+/** One deal as the outcome reports it (docs/rules.md, key order included). */
 export interface ContractDealOutcome {
   dealer: Seat;
   contract: Contract | null;
@@ -20,6 +20,15 @@ export interface BiddingDealOutcome {
   scores: number[] | null;
 }
 export type DealOutcome = ContractDealOutcome | BiddingDealOutcome;
+
+/** Why a game ended early (docs/rules.md, "Games that end early"). */
+export type EndReason = 'resigned' | 'forfeit';
+export const END_REASONS: readonly EndReason[] = ['resigned', 'forfeit'];
+/** An early end: the seat that resigned or forfeited, and which of the two. */
+export interface GameEnd {
+  seat: Seat;
+  reason: EndReason;
+}
 
 /** Opaque to callers; treat as immutable (apply copies). */
 export interface GameState {
@@ -103,6 +112,9 @@ export interface State extends GameState {
   totals: Int32Array;
   finished: readonly DealOutcome[]; // copied on append, shared by copies of the state
   winners: readonly Seat[];
+  endSeat: number; // the seat that resigned or forfeited, -1 = none (not ended early)
+  endReason: number; // END_REASONS index, -1 = none
+  abandoned: readonly DealOutcome[]; // the deal in progress when the game ended early (0 or 1; scores null)
 }
 
 export function createState(rules: Rules, fam: Family, firstDealer: Seat, handSize: number): State {
@@ -147,6 +159,9 @@ export function createState(rules: Rules, fam: Family, firstDealer: Seat, handSi
     totals: new Int32Array(n),
     finished: [],
     winners: [],
+    endSeat: -1,
+    endReason: -1,
+    abandoned: [],
   };
 }
 
@@ -192,6 +207,9 @@ export function cloneState(s: State): State {
     totals: s.totals.slice(),
     finished: s.finished,
     winners: s.winners,
+    endSeat: s.endSeat,
+    endReason: s.endReason,
+    abandoned: s.abandoned,
   };
 }
 

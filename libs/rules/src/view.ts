@@ -4,7 +4,20 @@ import { internal, legalMoves } from './game.js';
 import type { LegalMoves } from './moves.js';
 import type { Seat } from './result.js';
 import { BIDS, CONTRACTS, type Bid, type Contract, type Preset } from './rules.js';
-import { activeSeats, maskCards, PH_DEALING, PH_OVER, PH_PLAY, PHASES, type DealOutcome, type GameState, type Phase } from './state.js';
+import { gameEnd } from './end.js';
+import {
+  activeSeats,
+  maskCards,
+  PH_DEALING,
+  PH_OVER,
+  PH_PLAY,
+  PHASES,
+  type DealOutcome,
+  type EndReason,
+  type GameEnd,
+  type GameState,
+  type Phase,
+} from './state.js';
 
 /**
  * The one redaction point (boardgame.io's playerView): everything a seat or a spectator receives
@@ -72,6 +85,8 @@ export interface SeatView {
   totals: number[];
   over: boolean;
   winners: Seat[];
+  /** How the game ended early (resigned or forfeited), else null. */
+  end: GameEnd | null;
 }
 
 export function legalMovesView(moves: LegalMoves): LegalMovesView {
@@ -108,9 +123,11 @@ export function view(state: GameState, viewer: Seat | null): SeatView {
     throw new RangeError(`viewer must be a seat 0..${s.n - 1} or null`);
   }
   const contractFamily = s.rules.family === 'contract';
-  const dealing = s.phase === PH_DEALING;
+  // No cards on the table between deals, nor once a game has ended early: the abandoned deal's
+  // hands (during the contract pause, cards not yet dealt to their seat) and talon are not shown.
+  const noCards = s.phase === PH_DEALING || s.endSeat >= 0;
   const seats = Array.from({ length: s.n }, (_, i) => i);
-  const handSizes = seats.map((seat) => (dealing ? 0 : s.fam.visibleHand(s, seat).length));
+  const handSizes = seats.map((seat) => (noCards ? 0 : s.fam.visibleHand(s, seat).length));
   const moves = viewer !== null && viewer === s.toMove ? legalMoves(s) : null;
   const playing = s.phase === PH_PLAY;
   return {
@@ -122,11 +139,11 @@ export function view(state: GameState, viewer: Seat | null): SeatView {
     dealer: s.dealer,
     toMove: s.toMove >= 0 ? s.toMove : null,
     viewer,
-    hand: viewer === null ? null : dealing ? [] : s.fam.visibleHand(s, viewer).map(cardName),
-    discards: viewer === null ? null : maskCards(s.discards, viewer).map(cardName),
+    hand: viewer === null ? null : noCards ? [] : s.fam.visibleHand(s, viewer).map(cardName),
+    discards: viewer === null ? null : noCards ? [] : maskCards(s.discards, viewer).map(cardName),
     handSizes,
     legalMoves: moves ? legalMovesView(moves) : null,
-    talonSize: dealing ? 0 : s.fam.talonSize(s),
+    talonSize: noCards ? 0 : s.fam.talonSize(s),
     contract: s.contract >= 0 ? CONTRACTS[s.contract] : null,
     chooser: s.chooser >= 0 ? s.chooser : null,
     contractsLeft: contractFamily
@@ -146,6 +163,7 @@ export function view(state: GameState, viewer: Seat | null): SeatView {
     totals: Array.from(s.totals),
     over: s.phase === PH_OVER,
     winners: [...s.winners],
+    end: gameEnd(s),
   };
 }
 
@@ -162,6 +180,7 @@ export type EventView =
   | { type: 'cardPlayed'; seat: Seat; card: string }
   | { type: 'trickTaken'; trick: number; leader: Seat; cards: string[]; winner: Seat }
   | { type: 'dealScored'; deal: number; tricks: (number | null)[]; scores: number[]; totals: number[] }
+  | { type: 'gameEnded'; seat: Seat; reason: EndReason }
   | { type: 'gameOver'; totals: number[]; winners: Seat[] };
 
 /**
@@ -214,6 +233,7 @@ export function eventView(event: GameEvent, viewer: Seat | null): EventView | nu
       return { ...event, tricks: [...event.tricks], scores: [...event.scores], totals: [...event.totals] };
     case 'gameOver':
       return { ...event, totals: [...event.totals], winners: [...event.winners] };
+    case 'gameEnded': // public: everyone learns who resigned or forfeited
     case 'contractChosen':
     case 'bid':
     case 'declarer':

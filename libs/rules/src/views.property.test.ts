@@ -4,11 +4,11 @@
 // first six cards during the contract pause), its own discards and draws, the talon it took as
 // declarer, and every card played publicly in this deal (plus the last trick of the previous
 // deal, which a view may still show); the spectator only the public plays. The views also agree
-// with RULES.md on whose turn it is, hand, tricks, exchange counts and totals.
+// with docs/rules.md on whose turn it is, hand, tricks, exchange counts and totals.
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { cardName, eventView, view } from './index.js';
-import { arbGameSetup, BIDDING_PRESETS, CheckError, CONTRACT_PRESETS, cardNamesIn, pbt, PBT_TIMEOUT, playChecked } from './test-kit/index.js';
+import { arbGameSetup, BIDDING_PRESETS, CheckError, CONTRACT_PRESETS, cardNamesIn, pbt, PBT_TIMEOUT, playChecked } from '../test-kit/index.js';
 
 describe('views and event views never name a card the viewer may not know', () => {
   it('contract family: first two deals, every seat and the spectator', () => {
@@ -69,7 +69,7 @@ describe('views and event views never name a card the viewer may not know', () =
                 const ev = eventView(e, other);
                 const t = JSON.stringify(ev);
                 if (cardNamesIn(t).length > 0) throw new CheckError(`seat ${other} sees cards of seat ${e.seat}'s ${e.type}: ${t}`);
-                // How many cards were exchanged is public (RULES.md); the README's shape is { type, seat, count }.
+                // How many cards were exchanged is public (docs/rules.md); the README's shape is { type, seat, count }.
                 if (e.type === 'exchanged' && (ev as { count?: unknown } | null)?.count !== e.discards.length) {
                   throw new CheckError(`seat ${other} should see how many cards seat ${e.seat} exchanged (${e.discards.length}): ${t}`);
                 }

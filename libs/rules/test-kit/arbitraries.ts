@@ -1,7 +1,7 @@
 // fast-check arbitraries for rules, seeds, decks and whole games.
 import fc from 'fast-check';
-import { PRESETS, makeRules } from '../index.js';
-import type { Card, Preset, RuleOptions, Rules, Seat } from '../index.js';
+import { PRESETS, makeRules } from '../src/index.js';
+import type { Card, Preset, RuleOptions, Rules, Seat } from '../src/index.js';
 import { playRandomGame } from './driver.js';
 import type { PlayedGame } from './driver.js';
 import { makeRng } from './rng.js';

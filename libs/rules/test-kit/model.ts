@@ -1,8 +1,8 @@
-// A reference model of one game, written from RULES.md alone. It follows the moves the engine
+// A reference model of one game, written from docs/rules.md alone. It follows the moves the engine
 // accepted and says what the engine should report: who is to move, which moves are legal, where
 // every card is, who wins each trick, the scores. Tests compare the engine against it through the
 // public API only.
-import type { Bid, Card, Contract, Move, Rules, Seat, Suit } from '../index.js';
+import type { Bid, Card, Contract, Move, Rules, Seat, Suit } from '../src/index.js';
 import {
   PAUSE_ROUNDS, SUITS, activeSeats, clockwiseFrom, handSize, leftOf, rankOf, splitDeck, suitOf,
 } from './deck.js';
@@ -12,7 +12,7 @@ const BIDS: readonly Bid[] = ['pass', 'play', 'misere', 'double-misere'];
 
 export type ModelPhase = 'dealing' | 'contract' | 'exchange' | 'bidding' | 'discard' | 'trump' | 'play' | 'over';
 
-/** The legal moves as RULES.md has them (bids: see `forcedLastBid`). */
+/** The legal moves as docs/rules.md has them (bids: see `forcedLastBid`). */
 export type ExpectedLegal =
   | { kind: 'contract'; seat: Seat; contracts: Contract[] }
   | { kind: 'exchange'; seat: Seat; cards: Card[]; maxDiscards: number }
@@ -21,7 +21,7 @@ export type ExpectedLegal =
   | { kind: 'trump'; seat: Seat; suits: Suit[] }
   | { kind: 'play'; seat: Seat; cards: Card[] };
 
-/** Quotas per seat for a contract-family deal (RULES.md "Quotas by position"). */
+/** Quotas per seat for a contract-family deal (docs/rules.md "Quotas by position"). */
 export function contractQuotas(rules: Rules, dealer: Seat, contract: Contract): number[] {
   const byPosition = rules.players === 3 ? [7, 5, 1] : [4, 3, 2, 1]; // clockwise from the chooser
   const reversed = contract === 'mizerka' && rules.mizerkaQuotas === 'reversed';
@@ -241,7 +241,7 @@ export class GameModel {
     }
   }
 
-  /** Whether RULES.md allows `move` now (bids: the forced last bid may be pass or not, see tests). */
+  /** Whether docs/rules.md allows `move` now (bids: the forced last bid may be pass or not, see tests). */
   allows(move: Move): boolean {
     const legal = this.expectedLegal();
     if (legal === null || legal.seat !== move.seat || legal.kind !== move.kind) return false;
@@ -266,9 +266,9 @@ export class GameModel {
     }
   }
 
-  /** Follows a move the engine accepted. Throws when RULES.md does not allow it. */
+  /** Follows a move the engine accepted. Throws when docs/rules.md does not allow it. */
   apply(move: Move): ModelEffect {
-    if (!this.allows(move)) throw new Error(`model: RULES.md does not allow ${JSON.stringify(move)} in phase ${this.phase}`);
+    if (!this.allows(move)) throw new Error(`model: docs/rules.md does not allow ${JSON.stringify(move)} in phase ${this.phase}`);
     const d = this.deal!;
     const effect: ModelEffect = {};
     const remove = (seat: Seat, cs: readonly Card[]): void => {

@@ -2,8 +2,8 @@
 // driven by playRandomGame. Each check throws CheckError with enough context to reproduce.
 import {
   apply, cardName, currentPlayer, dealIndex, eventView, isOver, legalMoves, outcome, phase, serializeState, view,
-} from '../index.js';
-import type { Card, GameEvent, GameState, LegalMoves, Move, RuleError, Rules, Seat } from '../index.js';
+} from '../src/index.js';
+import type { Card, GameEvent, GameState, LegalMoves, Move, RuleError, Rules, Seat } from '../src/index.js';
 import type { DealStart, PlayedGame, Step } from './driver.js';
 import { canon, cardNamesIn, sameJson, sameSet } from './json.js';
 import { GameModel } from './model.js';
@@ -31,7 +31,7 @@ function describeRules(rules: Rules): string {
   return `${rules.preset} ${JSON.stringify(rules.options)}`;
 }
 
-/** The outcome RULES.md prescribes for the model's game so far. */
+/** The outcome docs/rules.md prescribes for the model's game so far. */
 export function expectedOutcome(m: GameModel): unknown {
   const contract = m.rules.family === 'contract';
   const deals: unknown[] = m.history.map((h) =>
@@ -99,7 +99,7 @@ export class GameChecker {
 
   private checkLegal(state: GameState, legal: LegalMoves): void {
     const exp = this.model.expectedLegal();
-    if (exp === null) return this.fail('engine offers moves where RULES.md has none', legal);
+    if (exp === null) return this.fail('engine offers moves where docs/rules.md has none', legal);
     this.eq('phase', phase(state), this.model.phase);
     this.eq('currentPlayer', currentPlayer(state), exp.seat);
     this.eq('legal move kind and seat', [legal.kind, legal.seat], [exp.kind, exp.seat]);
@@ -115,7 +115,7 @@ export class GameChecker {
       case 'bid':
         if (legal.kind === 'bid') {
           const withoutPass = exp.bids.filter((b) => b !== 'pass');
-          // All passed so far and this is the last bidder: RULES.md says this seat "must play"; an
+          // All passed so far and this is the last bidder: docs/rules.md says this seat "must play"; an
           // engine may offer pass (then the seat becomes declarer with `play`) or withhold it.
           const ok = sameSet(legal.bids, exp.bids) || (exp.forcedLastBid && sameSet(legal.bids, withoutPass));
           if (!ok) this.fail('bids offered', { legal, expected: exp });
@@ -269,7 +269,7 @@ export class GameChecker {
       views.forEach((v, s) => this.eq(`talonSize seen by seat ${s}`, v.talonSize, d.talon.length));
       views.forEach((v, s) => this.eq(`handSizes seen by seat ${s}`, v.handSizes, d.hands.map((h) => h.length)));
     }
-    // Against the model: each hand is exactly the cards RULES.md puts there.
+    // Against the model: each hand is exactly the cards docs/rules.md puts there.
     views.forEach((v, s) => {
       const want = names(m.visibleHand(s));
       if (!sameSet(v.hand ?? [], want)) this.fail(`hand of seat ${s}`, { actual: v.hand, expected: want });
@@ -356,7 +356,7 @@ export class GameChecker {
   }
 }
 
-/** Moves the current state would refuse, with the codes (and rule ids) RULES.md / README allow. */
+/** Moves the current state would refuse, with the codes (and rule ids) docs/rules.md / README allow. */
 export interface BadMove {
   why: string;
   move: unknown;

@@ -1,4 +1,4 @@
-// The rules test kit: generators, a random-game driver, a reference model of RULES.md, checks, and
+// The rules test kit: generators, a random-game driver, a reference model of docs/rules.md, checks, and
 // deal construction. Importable by any test (the server's too); it uses only the public rules API.
 export * from './rng.js';
 export * from './deck.js';

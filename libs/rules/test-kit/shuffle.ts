@@ -3,7 +3,7 @@
 // from the last index down, unbiased bounded integers by rejection (draws at or above the largest
 // multiple of the bound below 2^32 are redrawn, then taken modulo the bound), starting from
 // rules.deck ascending. Any client can deal the same decks from this description.
-import type { Card, Rules } from '../index.js';
+import type { Card, Rules } from '../src/index.js';
 
 export function xoshiro128ss(seed: string): () => number {
   if (!/^[0-9a-fA-F]{32}$/.test(seed)) throw new Error(`test-kit: seed must be 32 hex digits: ${seed}`);

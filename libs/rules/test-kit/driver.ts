@@ -1,10 +1,10 @@
 // Plays whole games through the public API, choosing uniformly among the legal moves, and writes
 // the game down as a mizerka-record/1 record.
-import { apply, cardName, currentPlayer, deal, dealIndex, dealerOf, isOver, legalMoves, newGame, phase, shuffledDeck } from '../index.js';
-import type { Card, GameEvent, GameRecord, GameState, LegalMoves, Move, RecordMove, Rules, Seat } from '../index.js';
+import { apply, cardName, currentPlayer, deal, dealIndex, dealerOf, isOver, legalMoves, newGame, phase, shuffledDeck } from '../src/index.js';
+import type { Card, GameEvent, GameRecord, GameState, LegalMoves, Move, RecordMove, Rules, Seat } from '../src/index.js';
 import type { Rng } from './rng.js';
 
-/** A move as the record writes it (RULES.md, "The game record"), written without the engine. */
+/** A move as the record writes it (docs/rules.md, "The game record"), written without the engine. */
 export function moveJson(move: Move): RecordMove {
   switch (move.kind) {
     case 'contract':

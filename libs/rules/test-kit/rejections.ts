@@ -1,7 +1,7 @@
 // Moves a state must accept (samples of legalMoves) and moves it must refuse, with the error codes
-// and rule ids RULES.md and the README allow for each.
-import { cardName } from '../index.js';
-import type { Bid, Card, GameState, LegalMoves, Move, Rules, Seat } from '../index.js';
+// and rule ids docs/rules.md and the README allow for each.
+import { cardName } from '../src/index.js';
+import type { Bid, Card, GameState, LegalMoves, Move, Rules, Seat } from '../src/index.js';
 import type { BadMove } from './checks.js';
 import { BID_RANK, GameModel } from './model.js';
 import type { Rng } from './rng.js';

@@ -1,7 +1,7 @@
-// Dealing order, as RULES.md states it, written independently of the engine so that tests can
+// Dealing order, as docs/rules.md states it, written independently of the engine so that tests can
 // build a deck that gives chosen cards to chosen seats (and read a deck back into hands).
-import { cardName, parseCard } from '../index.js';
-import type { Card, Rules, Seat, Suit } from '../index.js';
+import { cardName, parseCard } from '../src/index.js';
+import type { Card, Rules, Seat, Suit } from '../src/index.js';
 
 export const SUITS: readonly Suit[] = ['clubs', 'diamonds', 'hearts', 'spades'];
 

@@ -2,7 +2,7 @@
 // failing rules test points at the engine, not at the kit.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRecord, replay } from '../index.js';
+import { parseRecord, replay } from '../src/index.js';
 import {
   activeSeats, arbDeck, arbPlayedGame, arbRules, arbSeat, arbSeed, completeDeal, contractQuotas, deckFor, handSize,
   makeRng, mustRules, pbt, PBT_TIMEOUT, planTricks, splitDeck, talonSize, trickWinner,
@@ -16,7 +16,7 @@ describe('test kit', () => {
     }), pbt(100));
   });
 
-  it('splitDeck and deckFor are inverse; sizes as RULES.md says', () => {
+  it('splitDeck and deckFor are inverse; sizes as docs/rules.md says', () => {
     fc.assert(fc.property(arbRules().chain((r) => fc.tuple(fc.constant(r), arbSeat(r), arbDeck(r))), ([rules, dealer, deck]) => {
       const { hands, talon } = splitDeck(rules, dealer, deck);
       const active = activeSeats(rules, dealer);

@@ -1,7 +1,7 @@
 // Builds deals whose tricks come out as a test wants: a small search that chooses, trick by trick,
 // who wins and which cards are played, keeping every play legal (follow suit if able). Used by the
-// specification tests to turn RULES.md's worked examples into records.
-import type { Bid, Card, Contract, RecordMove, Rules, Seat, Suit } from '../index.js';
+// specification tests to turn docs/rules.md's worked examples into records.
+import type { Bid, Card, Contract, RecordMove, Rules, Seat, Suit } from '../src/index.js';
 import { SUITS, activeSeats, clockwiseFrom, deckFor, handSize, leftOf, names, rankOf, suitOf } from './deck.js';
 import { contractTrump, trickWinner } from './model.js';
 
