@@ -1,15 +1,16 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { applyMigrations, listMigrations, MIGRATION_LOCK_KEY, migrationsDir } from '../apps/api/src/database/migrations.js';
 import {
-  applyMigrations,
   createMigration,
   diffMigrationsToSchema,
-  listMigrations,
-  migrationsDir,
+  prismaMigrateDeploy,
+  prismaMigrateStatus,
   schemaFromEmptySql,
-} from '../apps/api/src/database/migrations.js';
+} from '../apps/api/src/database/schema-engine.js';
 import { createTestDatabase, withClient } from '../test/database.js';
 
 describe('prisma/migrations', () => {
@@ -21,7 +22,9 @@ describe('prisma/migrations', () => {
   });
 
   it('build the same database as prisma/schema.prisma (no hand edits drifting from it)', async () => {
-    const fromMigrations = await createTestDatabase();
+    // Applied as the server applies them at boot.
+    const fromMigrations = await createTestDatabase({ empty: true });
+    await applyMigrations(fromMigrations);
     const fromSchema = await createTestDatabase({ empty: true });
     const sql = await schemaFromEmptySql();
     await withClient(fromSchema, (client) => client.query(sql));
@@ -31,24 +34,57 @@ describe('prisma/migrations', () => {
     expect(await describeCatalog(fromMigrations)).toEqual(expected);
   });
 
-  it('apply once, even when two processes race, and record one finished row each', async () => {
-    const url = await createTestDatabase({ empty: true });
+  it('applied at boot, are what `prisma migrate deploy` and `prisma migrate status` accept, and the other way round', async () => {
     const migrations = listMigrations();
-    const runs = await Promise.all([applyMigrations(url), applyMigrations(url)]);
-    expect(runs.flatMap((run) => run.applied).sort()).toEqual(migrations);
-    expect(await applyMigrations(url)).toEqual({ applied: [] });
+    const byBoot = await createTestDatabase({ empty: true });
+    const byPrisma = await createTestDatabase({ empty: true });
+    expect(await applyMigrations(byBoot)).toEqual({ applied: migrations });
+    expect(await prismaMigrateDeploy(byPrisma)).toEqual({ applied: migrations });
 
-    const { rows } = await withClient(url, (client) =>
-      client.query('SELECT migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations ORDER BY migration_name'),
-    );
-    expect(rows.map((row) => row.migration_name)).toEqual(migrations);
-    for (const row of rows) {
-      expect(row.finished_at).not.toBeNull();
-      expect(row.rolled_back_at).toBeNull();
-      // The checksum `prisma migrate deploy` compares against.
-      const sql = readFileSync(join(migrationsDir(), row.migration_name, 'migration.sql'));
-      expect(row.checksum).toBe(createHash('sha256').update(sql).digest('hex'));
+    // Prisma finds nothing pending, edited or failed where the boot path applied the migrations...
+    expect(await prismaMigrateStatus(byBoot)).toEqual({
+      history: null,
+      editedMigrationNames: [],
+      failedMigrationNames: [],
+      hasMigrationsTable: true,
+    });
+    expect(await prismaMigrateDeploy(byBoot)).toEqual({ applied: [] });
+    // ...nor the boot path where Prisma did.
+    expect(await applyMigrations(byPrisma)).toEqual({ applied: [] });
+    expect(await describeBookkeeping(byBoot)).toEqual(await describeBookkeeping(byPrisma));
+    expect(await describeCatalog(byBoot)).toEqual(await describeCatalog(byPrisma));
+  });
+
+  it('can be applied partly by Prisma, then by the boot path, and the other way round, taking the same lock', async () => {
+    const migrations = listMigrations();
+    const first = await mkdtemp(join(tmpdir(), 'mizerka-migrations-'));
+    try {
+      await cp(join(migrationsDir(), 'migration_lock.toml'), join(first, 'migration_lock.toml'));
+      await cp(join(migrationsDir(), migrations[0]), join(first, migrations[0]), { recursive: true });
+
+      const prismaFirst = await createTestDatabase({ empty: true });
+      expect(await prismaMigrateDeploy(prismaFirst, first)).toEqual({ applied: migrations.slice(0, 1) });
+      expect(await applyMigrations(prismaFirst)).toEqual({ applied: migrations.slice(1) });
+
+      const bootFirst = await createTestDatabase({ empty: true });
+      expect(await applyMigrations(bootFirst, { migrationsDir: first })).toEqual({ applied: migrations.slice(0, 1) });
+      expect(await prismaMigrateDeploy(bootFirst)).toEqual({ applied: migrations.slice(1) });
+    } finally {
+      await rm(first, { recursive: true, force: true });
     }
+
+    // Both take the same advisory lock (the boot path's side: apps/api/src/database/migrations.test.ts),
+    // so they never run at the same time.
+    const both = await createTestDatabase({ empty: true });
+    await withClient(both, async (holder) => {
+      await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      let finished = false;
+      const deploy = prismaMigrateDeploy(both).finally(() => (finished = true));
+      await new Promise((done) => setTimeout(done, 1000));
+      expect(finished).toBe(false);
+      await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+      expect(await deploy).toEqual({ applied: migrations });
+    });
   });
 
   it('each keep the schema they were made from, and the lock file says postgresql', () => {
@@ -58,6 +94,33 @@ describe('prisma/migrations', () => {
     expect(readFileSync(join(migrationsDir(), 'migration_lock.toml'), 'utf8')).toContain('provider = "postgresql"');
   });
 });
+
+/**
+ * `_prisma_migrations` in a form to compare: its definition, and its rows without what differs from
+ * one run to the next (ids, times).
+ */
+async function describeBookkeeping(url: string) {
+  return withClient(url, async (client) => {
+    const query = async (sql: string) => (await client.query(sql)).rows;
+    const columns = await query(`
+      SELECT a.attnum, a.attname AS column, format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS not_null,
+             pg_get_expr(d.adbin, d.adrelid) AS default
+      FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+      WHERE a.attrelid = 'public._prisma_migrations'::regclass AND a.attnum > 0 AND NOT a.attisdropped
+      ORDER BY 1`);
+    const constraints = await query(`
+      SELECT conname AS constraint, pg_get_constraintdef(oid) AS definition
+      FROM pg_constraint WHERE conrelid = 'public._prisma_migrations'::regclass ORDER BY 1`);
+    const indexes = await query(`
+      SELECT indexname AS index, indexdef AS definition
+      FROM pg_indexes WHERE schemaname = 'public' AND tablename = '_prisma_migrations' ORDER BY 1`);
+    const rows = await query(`
+      SELECT migration_name, checksum, logs, applied_steps_count, finished_at IS NOT NULL AS finished,
+             rolled_back_at IS NOT NULL AS rolled_back, length(id) AS id_length
+      FROM _prisma_migrations ORDER BY migration_name`);
+    return { columns, constraints, indexes, rows };
+  });
+}
 
 /**
  * What the application relies on, in a form to compare: tables, columns (type, nullability, default),

@@ -1,5 +1,6 @@
 // `npm run db:migrate`: applies the pending migrations to DATABASE_URL or, when it is unset, to the
-// embedded PostgreSQL kept in DATA_DIR/postgres (.data/postgres), as the server itself does at boot.
+// embedded PostgreSQL kept in DATA_DIR/postgres (.data/postgres), as the server itself does at boot
+// (the same code: their SQL and `_prisma_migrations`, no Prisma engine).
 import { resolve } from 'node:path';
 import { applyMigrations, projectRoot } from '../apps/api/src/database/migrations.js';
 
@@ -27,5 +28,5 @@ try {
   process.stderr.write(`db:migrate: stopping the embedded PostgreSQL failed: ${String(error)}\n`);
   status = 1;
 }
-// Exit explicitly: the WebAssembly engine can keep the event loop alive.
+// Exit explicitly, whatever a library may have left running.
 process.exit(status);

@@ -1,7 +1,8 @@
 // `npm run db:migration -- NAME`: writes prisma/migrations/<timestamp>_NAME/ from the changes made to
-// prisma/schema.prisma since the last migration. Needs no database.
+// prisma/schema.prisma since the last migration, with Prisma's schema engine. Needs no database.
 import { relative } from 'node:path';
-import { createMigration, projectRoot } from '../apps/api/src/database/migrations.js';
+import { projectRoot } from '../apps/api/src/database/migrations.js';
+import { createMigration } from '../apps/api/src/database/schema-engine.js';
 
 const args = process.argv.slice(2);
 if (args.length !== 1 || !args[0].trim()) {
