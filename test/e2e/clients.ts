@@ -1,19 +1,30 @@
 // End-to-end test clients: plain HTTP against a running server (in-process or a child process),
 // players with fresh names, tables seated through the lobby API, and a seeded random player
-// that only ever sends moves the API's own view offers.
+// that only ever sends moves the API's own view offers. The GraphQL calls and the random player
+// are apps/api/bench/game-client's, shared with the API benchmark.
 import { randomBytes } from 'node:crypto';
+import {
+  chooseMove,
+  createLobby,
+  data,
+  gameQuery,
+  gameView,
+  joinLobby,
+  makeMove,
+  makeMoveMutation,
+  register as registerCall,
+  seededChance,
+  type Chance,
+  type GqlResult,
+  type GraphQLTransport,
+} from '../../apps/api/bench/game-client/index.js';
 import { EVENT_FIELDS, SEAT_VIEW_FIELDS, type LegalMovesView } from '../graphql-selections.js';
 export { EVENT_FIELDS, GAME_FIELDS, GAME_QUERY, SEAT_VIEW_FIELDS, type LegalMovesView } from '../graphql-selections.js';
+export { chooseMove, data, errorCode, type Chance, type GqlError, type GqlResult } from '../../apps/api/bench/game-client/index.js';
 
-export interface GqlError {
-  message: string;
-  path?: unknown;
-  extensions?: { code?: string; rule?: string; version?: number; [key: string]: unknown };
-}
-export interface GqlResult<T = any> {
-  data?: T | null;
-  errors?: GqlError[];
-}
+/** The e2e tests' seeded chance: `rng(seed)(n)` is uniform in 0..n-1 (the game client's, Xoshiro128). */
+export const rng = seededChance;
+
 export interface RestResult {
   status: number;
   body: any;
@@ -29,7 +40,7 @@ export interface Exchange {
   response: string;
 }
 
-export interface Http {
+export interface Http extends GraphQLTransport {
   baseUrl: string;
   gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<GqlResult<T>>;
   rest(method: string, path: string, body?: unknown, token?: string | null, headers?: Record<string, string>): Promise<RestResult>;
@@ -106,16 +117,6 @@ export function http(baseUrl: string, options: { timeoutMs?: number; retryReset?
   return client;
 }
 
-/** The data of a GraphQL answer, or an error naming the operation and the errors. */
-export function data<T = any>(result: GqlResult<Record<string, T>>, field: string): T {
-  if (result.errors?.length || !result.data) throw new Error(`${field}: ${JSON.stringify(result.errors ?? result)}`);
-  return result.data[field];
-}
-
-export function errorCode(result: GqlResult): string | undefined {
-  return result.errors?.[0]?.extensions?.code;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Players and tables
 
@@ -131,11 +132,7 @@ let counter = 0;
 /** A fresh player (unique name per run and process). */
 export async function register(h: Http, label = 'e'): Promise<Player> {
   const name = `${label}${RUN}${process.pid % 1000}x${++counter}`.slice(0, 32);
-  const result = await h.gql(
-    'mutation($name: String!) { register(input: { name: $name }) { player { id name } token } }',
-    { name },
-  );
-  const payload = data(result, 'register');
+  const payload = data(await registerCall(h, name), 'register');
   return { id: payload.player.id, name: payload.player.name, token: payload.token };
 }
 
@@ -172,20 +169,11 @@ export async function seatTable(
   options: Record<string, unknown> = {},
   visibility: 'public' | 'unlisted' = 'public',
 ): Promise<{ lobbyId: string; gameId: string; lobby: any }> {
-  const created = data(
-    await h.gql(`mutation($input: CreateLobbyInput!) { createLobby(input: $input) { ${LOBBY_FIELDS} } }`, {
-      input: { preset, options, seat: 0, visibility },
-    }, players[0].token),
-    'createLobby',
-  );
+  const created = data(await createLobby<any>(h, players[0].token, { preset, options, seat: 0, visibility }, LOBBY_FIELDS), 'createLobby');
   let lobby = created;
   for (let seat = 1; seat < players.length; seat++) {
-    lobby = data(
-      await h.gql(`mutation($input: JoinLobbyInput!) { joinLobby(input: $input) { ${LOBBY_FIELDS} } }`, {
-        input: visibility === 'public' ? { lobbyId: created.id, seat } : { inviteCode: created.inviteCode, seat },
-      }, players[seat].token),
-      'joinLobby',
-    );
+    const input = visibility === 'public' ? { lobbyId: created.id as string, seat } : { inviteCode: created.inviteCode as string, seat };
+    lobby = data(await joinLobby<any>(h, players[seat].token, input, LOBBY_FIELDS), 'joinLobby');
   }
   if (!lobby.gameId) throw new Error(`the full lobby did not start a game: ${JSON.stringify(lobby)}`);
   return { lobbyId: created.id, gameId: lobby.gameId, lobby };
@@ -214,66 +202,19 @@ export const RECORD_QUERY = `query($id: ID!) {
   }
 }`;
 
-export const MAKE_MOVE = `mutation($input: MakeMoveInput!) {
-  makeMove(input: $input) { gameId version status events { ${EVENT_FIELDS} } game { ${SEAT_VIEW_FIELDS} } }
-}`;
+/** What the tests select from makeMove: the whole result. */
+const MOVE_FIELDS = `gameId version status events { ${EVENT_FIELDS} } game { ${SEAT_VIEW_FIELDS} }`;
+export const MAKE_MOVE = makeMoveMutation(MOVE_FIELDS);
 
-export const TURN_QUERY = `query($id: ID!) {
-  game(id: $id) {
-    version status mySeat
-    deals { index seedHash seed }
-    view { phase deal toMove legalMoves { kind seat contracts cards maxDiscards count bids suits } }
-  }
-}`;
+const TURN_FIELDS = `
+  version status mySeat
+  deals { index seedHash seed }
+  view { phase deal toMove legalMoves { kind seat contracts cards maxDiscards count bids suits } }
+`;
+export const TURN_QUERY = gameQuery(TURN_FIELDS);
 
 // ---------------------------------------------------------------------------------------------
-// The random player
-
-/** mulberry32: a small seeded generator, so a failing game replays from its seed. */
-export function rng(seed: number): (n: number) => number {
-  let a = seed >>> 0;
-  return (n: number) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    const x = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    return Math.floor(x * n);
-  };
-}
-
-function sample<T>(xs: readonly T[], k: number, random: (n: number) => number): T[] {
-  const pool = [...xs];
-  const out: T[] = [];
-  for (let i = 0; i < k && pool.length > 0; i++) out.push(pool.splice(random(pool.length), 1)[0]);
-  return out;
-}
-
-/** A legal move, as MakeMoveInput fields (no gameId), chosen at random among what the view offers. */
-export function chooseMove(legal: LegalMovesView, random: (n: number) => number): Record<string, unknown> {
-  const pick = <T>(xs: readonly T[]): T => {
-    if (xs.length === 0) throw new Error(`no choice offered: ${JSON.stringify(legal)}`);
-    return xs[random(xs.length)];
-  };
-  switch (legal.kind) {
-    case 'contract':
-      return { kind: 'contract', contract: pick(legal.contracts!) };
-    case 'exchange': {
-      const k = random(legal.maxDiscards! + 1);
-      return { kind: 'exchange', discards: sample(legal.cards!, k, random) };
-    }
-    case 'bid':
-      return { kind: 'bid', bid: pick(legal.bids!) };
-    case 'discard':
-      return { kind: 'discard', cards: sample(legal.cards!, legal.count ?? 2, random) };
-    case 'trump':
-      return { kind: 'trump', suit: pick(legal.suits!) };
-    case 'play':
-      return { kind: 'play', card: pick(legal.cards!) };
-    default:
-      throw new Error(`unknown legal move kind ${legal.kind}`);
-  }
-}
+// Playing a game (the random player, chooseMove and rng, is the game client's)
 
 /** The record form of a move input (GraphQL names → record names). */
 export function recordMoveOf(seat: number, input: Record<string, unknown>): Record<string, unknown> {
@@ -316,13 +257,13 @@ export interface TurnInfo {
 
 /** Whose turn it is (asked without a token), or null when the game is over. */
 export async function toMove(h: Http, gameId: string): Promise<number | null> {
-  const game = data(await h.gql('query($id: ID!) { game(id: $id) { status view { toMove } } }', { id: gameId }), 'game');
+  const game = data(await gameView<any>(h, gameId, null, 'status view { toMove }'), 'game');
   return game.status === 'finished' ? null : game.view.toMove;
 }
 
 /** The turn as the seat to move sees it, through its own token. */
 export async function turnOf(h: Http, gameId: string, player: Player): Promise<TurnInfo> {
-  const game = data(await h.gql(TURN_QUERY, { id: gameId }, player.token), 'game');
+  const game = data(await gameView<any>(h, gameId, player.token, TURN_FIELDS), 'game');
   if (!game.view.legalMoves) throw new Error(`no legal moves offered to seat ${game.mySeat}: ${JSON.stringify(game.view)}`);
   return {
     version: game.version,
@@ -341,7 +282,7 @@ export interface PlayOptions {
   /** Called after every accepted move. */
   afterMove?: (move: PlayedMove) => Promise<void> | void;
   maxMoves?: number;
-  random?: (n: number) => number;
+  random?: Chance;
 }
 
 /**
@@ -370,7 +311,7 @@ export async function playGame(h: Http, players: Player[], gameId: string, optio
     }
     if (options.stopBefore?.(turn, played)) break;
     const input = { gameId, expectedVersion: turn.version, ...chooseMove(turn.legal, random) };
-    const answer = await h.gql(MAKE_MOVE, { input }, players[seat].token);
+    const answer = await makeMove<any>(h, players[seat].token, input, MOVE_FIELDS);
     if (answer.errors) throw new Error(`move ${played.length} by seat ${seat} ${JSON.stringify(input)}: ${JSON.stringify(answer.errors)}`);
     const result = answer.data!.makeMove;
     const move: PlayedMove = { seat, phase: turn.phase, deal: turn.deal, versionBefore: turn.version, input, result };

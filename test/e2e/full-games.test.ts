@@ -13,7 +13,7 @@ import {
   shuffledDeck,
   type DealOutcome,
   type Outcome,
-} from '../../libs/rules/src/index.js';
+} from '@mizerka/rules';
 import { startTestApp, type TestApp } from '../app.js';
 import {
   data,

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRecord, replay } from '../../libs/rules/src/index.js';
+import { parseRecord, replay } from '@mizerka/rules';
 import { createTestDatabase } from '../database.js';
 import {
   chooseMove,

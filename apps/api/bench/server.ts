@@ -1,0 +1,109 @@
+// The server under load: bench-server.js in a child process (spawned, ready when it sends its URL
+// over IPC, asked for its CPU time over IPC), or the same application inside this process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { loadConfig } from '../src/config/app-config.js';
+import type { ServerCpu, ServerReady } from './bench-server.js';
+import { onCleanUp } from './lifecycle.js';
+
+export interface Server {
+  url: string;
+  mode: string;
+  poolSize: number;
+  /** CPU time of the server process so far (ms), and its system part; null when it runs in this process. */
+  cpuMs(): Promise<{ total: number; system: number } | null>;
+}
+
+export interface ServerOptions {
+  inProcess: boolean;
+  /** Write a --cpu-prof profile into this folder (separate process only). */
+  cpuProfDir: string | null;
+  /** More Node options for the separate process. */
+  serverNodeArgs: string[];
+}
+
+const READY_TIMEOUT_MS = 60_000;
+const CPU_TIMEOUT_MS = 2_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+export async function startServer(databaseUrl: string, options: ServerOptions): Promise<Server> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    BENCH_DATABASE_URL: databaseUrl,
+  };
+  return options.inProcess ? startInProcess(env, databaseUrl) : startChild(env, options);
+}
+
+async function startInProcess(env: NodeJS.ProcessEnv, databaseUrl: string): Promise<Server> {
+  const config = loadConfig(env);
+  const { createApp } = await import('../src/app.js');
+  const app = await createApp(config, databaseUrl, pino({ level: 'silent' }));
+  onCleanUp('close the application', () => app.close());
+  await app.listen(0, '127.0.0.1');
+  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  return {
+    url,
+    mode: 'in-process (the load generator shares the server’s event loop and CPU)',
+    poolSize: config.databasePoolSize,
+    cpuMs: async () => null,
+  };
+}
+
+async function startChild(env: NodeJS.ProcessEnv, options: ServerOptions): Promise<Server> {
+  // Fail here, as the in-process server would, on a configuration the server would refuse.
+  loadConfig(env);
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'bench-server.js');
+  const nodeArgs: string[] = [];
+  if (options.cpuProfDir) nodeArgs.push('--cpu-prof', '--cpu-prof-dir', resolve(options.cpuProfDir));
+  nodeArgs.push(...options.serverNodeArgs);
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, script], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  onCleanUp('stop the server process', async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  });
+  const ready = await new Promise<ServerReady>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`the server process did not start within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
+    child.on('message', (message) => {
+      if ((message as { type?: string }).type === 'ready') {
+        clearTimeout(timer);
+        done(message as ServerReady);
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`the server process exited with code ${code} before it was ready`));
+    });
+  });
+  const cpuMs = () =>
+    new Promise<{ total: number; system: number } | null>((done) => {
+      if (!child.connected) return done(null);
+      const timer = setTimeout(() => finish(null), CPU_TIMEOUT_MS);
+      const onMessage = (message: unknown) => {
+        const cpu = message as ServerCpu;
+        if (cpu.type === 'cpu') finish({ total: (cpu.user + cpu.system) / 1000, system: cpu.system / 1000 });
+      };
+      const finish = (value: { total: number; system: number } | null) => {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        done(value);
+      };
+      child.on('message', onMessage);
+      child.send({ type: 'cpu' });
+    });
+  const extra = [options.cpuProfDir ? `--cpu-prof into ${resolve(options.cpuProfDir)}` : '', options.serverNodeArgs.join(' ')].filter(Boolean);
+  return {
+    url: ready.url,
+    mode: `separate process (pid ${ready.pid}${extra.length ? `; ${extra.join('; ')}` : ''})`,
+    poolSize: ready.poolSize,
+    cpuMs,
+  };
+}
