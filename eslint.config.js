@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'apps/api/src/generated/**', '.data/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'libs/*/dist/**', 'node_modules/**', 'apps/api/src/generated/**', '.data/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -15,7 +15,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['libs/rules/src/**/*.ts'],
+    files: ['libs/rules/src/**/*.ts', 'libs/rules/test-kit/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -23,6 +23,13 @@ export default tseslint.config(
       ],
       'no-restricted-globals': ['error', { name: 'Date', message: 'the rules read no clock' }],
       'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'chance comes from the seed' }],
+    },
+  },
+  {
+    // The rules library by its package name (libs/rules/package.json), never by a path into its source.
+    files: ['apps/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'prisma/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/libs/rules/src/**'], message: "import '@mizerka/rules'" }] }],
     },
   },
 );

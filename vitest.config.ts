@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
@@ -11,6 +12,8 @@ export default defineConfig({
     // the code-first schema, so everyone gets Node's copy.
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
   },
+  // @mizerka/rules (libs/rules) from its TypeScript source, not its compiled dist (its "source" export).
+  ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
   test: {
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'dist/**'],

@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 // The compiled CLI; `npm install` builds it (the "prepare" script).
-import('../dist/libs/rules/cli/main.js').then((cli) => cli.main(process.argv.slice(2)));
+import('../libs/rules/dist/cli/main.js').then((cli) => cli.main(process.argv.slice(2)));

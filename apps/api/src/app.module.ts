@@ -17,16 +17,26 @@ import { formatGraphQLError } from './common/graphql-errors.js';
 import { ApiThrottlerGuard } from './common/throttler.guard.js';
 import type { AppConfig } from './config/app-config.js';
 import { configModule } from './config/config.module.js';
-import { GamesModule } from './games/games.module.js';
+import { GamesModule } from './games/index.js';
 import { HealthModule } from './health/health.module.js';
 import { LobbiesModule } from './lobbies/lobbies.module.js';
 import { MovesModule } from './moves/moves.module.js';
+import { OutboxModule } from './outbox/outbox.module.js';
+import { PlayerEventsModule } from './player-events/player-events.module.js';
 import { PlayersModule } from './players/players.module.js';
 import { PrismaModule } from './prisma/prisma.module.js';
 import { ScoringModule } from './scoring/scoring.module.js';
 
 /** The feature modules; main.ts and the tests build the same application from here. */
-export const FEATURE_MODULES = [PlayersModule, HealthModule, LobbiesModule, GamesModule, MovesModule, ScoringModule];
+export const FEATURE_MODULES = [
+  PlayersModule,
+  HealthModule,
+  LobbiesModule,
+  GamesModule,
+  MovesModule,
+  ScoringModule,
+  PlayerEventsModule,
+];
 
 type WsExtra = { player?: AuthenticatedPlayer };
 
@@ -59,6 +69,7 @@ export class AppModule {
       imports: [
         configModule(config),
         PrismaModule.forRoot(databaseUrl),
+        OutboxModule,
         AuthModule,
         ThrottlerModule.forRoot({ throttlers: [{ ttl: 60_000, limit: config.rateLimitPerMinute }] }),
         GraphQLModule.forRootAsync<ApolloDriverConfig>({

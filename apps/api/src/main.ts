@@ -3,6 +3,7 @@ import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
 import { createPino } from './common/logger.js';
 import { applyMigrations } from './database/migrations.js';
+import { installJobQueue } from './outbox/job-queue.js';
 
 async function main() {
   let config;
@@ -35,6 +36,7 @@ async function main() {
   try {
     const { applied } = await applyMigrations(databaseUrl);
     if (applied.length > 0) logger.info({ applied }, 'applied migrations');
+    await installJobQueue(databaseUrl);
     app = await createApp(config, databaseUrl, logger);
     await app.listen(config.port, config.host);
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { RuleError } from '../../../../libs/rules/src/index.js';
+import type { RuleError } from '@mizerka/rules';
 import { DomainError } from './errors.js';
 
 /**

@@ -24,6 +24,9 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'debug',
       NODE_ENV: 'production',
       RATE_LIMIT_PER_MINUTE: '100',
+      JOB_WORKER: 'off',
+      JOB_CONCURRENCY: '8',
+      JOB_POLL_MS: '500',
     });
     expect(config).toEqual({
       nodeEnv: 'production',
@@ -37,7 +40,12 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 100,
       authCacheSeconds: 10,
       gameCache: false,
+      jobs: { worker: false, concurrency: 8, pollMs: 500 },
     });
+  });
+
+  it('works jobs in every instance by default', () => {
+    expect(loadConfig({}).jobs).toEqual({ worker: true, concurrency: 4, pollMs: 2000 });
   });
 
   it('treats blank values as unset', () => {
@@ -47,17 +55,27 @@ describe('loadConfig', () => {
   it('names every bad variable at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: '70000', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', REDIS_URL: 'nope', DATABASE_POOL_SIZE: '-1' });
+      loadConfig({
+        PORT: '70000',
+        DATABASE_URL: 'mysql://x',
+        LOG_LEVEL: 'loud',
+        REDIS_URL: 'nope',
+        DATABASE_POOL_SIZE: '-1',
+        JOB_WORKER: 'maybe',
+        JOB_CONCURRENCY: '0',
+      });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems;
-    expect(problems).toHaveLength(5);
+    expect(problems).toHaveLength(7);
     expect(problems.join('\n')).toMatch(/PORT.*70000/);
     expect(problems.join('\n')).toMatch(/DATABASE_URL.*postgresql:\/\//);
     expect(problems.join('\n')).toMatch(/LOG_LEVEL.*loud/);
     expect(problems.join('\n')).toMatch(/REDIS_URL/);
     expect(problems.join('\n')).toMatch(/DATABASE_POOL_SIZE/);
+    expect(problems.join('\n')).toMatch(/JOB_WORKER.*on, off.*maybe/);
+    expect(problems.join('\n')).toMatch(/JOB_CONCURRENCY.*1 to 64/);
   });
 });

@@ -19,6 +19,15 @@ export interface AppConfig {
    * with several (REDIS_URL set) a move would often find another instance's write first.
    */
   gameCache: boolean;
+  /** The job queue that runs what follows a move (the outbox consumer). */
+  jobs: {
+    /** Work jobs in this process; off leaves them to other instances (they stay queued, nothing is lost). */
+    worker: boolean;
+    /** Jobs run at once by this process. */
+    concurrency: number;
+    /** How often to look for jobs that are due (new ones are announced at once). */
+    pollMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -81,6 +90,11 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     authCacheSeconds: integer('AUTH_CACHE_SECONDS', 10, 0, 3600),
     gameCache: false,
+    jobs: {
+      worker: oneOf('JOB_WORKER', ['on', 'off'] as const, 'on') === 'on',
+      concurrency: integer('JOB_CONCURRENCY', 4, 1, 64),
+      pollMs: integer('JOB_POLL_MS', 2000, 100, 60_000),
+    },
   };
   config.gameCache = oneOf('GAME_CACHE', ['on', 'off'] as const, config.redisUrl === null ? 'on' : 'off') === 'on';
   if (problems.length > 0) throw new ConfigError(problems);

@@ -6,7 +6,7 @@ import {
   shuffledDeck,
   type GameEvent,
   type GameState,
-} from '../../../../libs/rules/src/index.js';
+} from '@mizerka/rules';
 
 /** A deal just dealt: the new state, its 'dealt' events, and the Deal row's facts. */
 export interface NewDeal {

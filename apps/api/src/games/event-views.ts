@@ -1,4 +1,4 @@
-import { eventView, type GameEvent } from '../../../../libs/rules/src/index.js';
+import { eventView, type GameEvent } from '@mizerka/rules';
 import type { GameEventView } from './models/event-view.model.js';
 
 /**

@@ -14,9 +14,10 @@ import {
   serializeState,
   shuffledDeck,
   view,
+  type EndReason,
   type GameRecord,
   type RecordMove,
-} from '../../../../libs/rules/src/index.js';
+} from '@mizerka/rules';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { badInput, DomainError, forbidden, notFound } from '../common/errors.js';
 import { ruleErrorToDomain } from '../common/rule-errors.js';
@@ -24,12 +25,15 @@ import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { DEAL_FACTS } from './deal-facts.js';
 import { GameLogBus } from './game-log-bus.js';
-import { placesOf } from '../scoring/standings.js';
+import { followUpsOf } from './follow-ups.js';
+import { gamePlayers } from './game-players.js';
+import { EVENTS_PAGE_MAX } from './limits.js';
+import { addOutboxJobSql } from '../outbox/outbox-entries.js';
 import { dealFresh } from './dealing.js';
 import { eventViews } from './event-views.js';
 import type { GameStatusValue } from './models/enums.js';
 import type { GameEventLog, GameLogEntry } from './models/event-view.model.js';
-import type { DealInfo, GamePage, GamePlayer, GameView, RuleOptionsModel } from './models/game.model.js';
+import type { DealInfo, GamePage, GameView, RuleOptionsModel } from './models/game.model.js';
 import type { SeatView } from './models/seat-view.model.js';
 
 export interface StartGameInput {
@@ -44,9 +48,6 @@ const SEATS = {
   select: { seat: true, playerId: true, place: true, player: { select: { name: true } } },
 } as const satisfies Prisma.Game$seatsArgs;
 
-type SeatRow = { seat: number; playerId: string; place: number | null; player: { name: string } };
-
-export const EVENTS_PAGE_MAX = 1000;
 
 @Injectable()
 export class GamesService {
@@ -99,11 +100,13 @@ export class GamesService {
         seats: { create: seats.map(({ seat, playerId }) => ({ seat, playerId })) },
         deals: { create: { index: first.index, dealer: first.dealer, seed: first.seed, seedHash: first.seedHash } },
         events: {
-          create: { seq: 1, kind: 'deal', dealIndex: first.index, events: first.events as unknown as Prisma.InputJsonValue },
+          create: { seq: 1, kind: 'deal', actor: 'system', dealIndex: first.index, events: first.events as unknown as Prisma.InputJsonValue },
         },
       },
       select: { id: true },
     });
+    const followUps = followUpsOf(seats.map((s) => s.playerId), first.events, state, null);
+    await tx.$queryRaw`SELECT ${addOutboxJobSql({ gameId: game.id, seq: 1, entries: followUps })}`;
     return { gameId: game.id };
   }
 
@@ -217,7 +220,7 @@ export class GamesService {
       where: { gameId, seq: { gt: afterSeq } },
       orderBy: { seq: 'asc' },
       take: limit + 1,
-      select: { seq: true, kind: true, dealIndex: true, seat: true, events: true, createdAt: true },
+      select: { seq: true, kind: true, dealIndex: true, seat: true, actor: true, cause: true, events: true, createdAt: true },
     });
     return {
       gameId,
@@ -227,6 +230,8 @@ export class GamesService {
         kind: e.kind as GameEventLog['entries'][number]['kind'],
         dealIndex: e.dealIndex,
         seat: e.seat,
+        actor: e.actor as GameEventLog['entries'][number]['actor'],
+        cause: e.cause,
         createdAt: e.createdAt,
         events: eventViews(e.seq, e.events, seat),
       })),
@@ -281,6 +286,8 @@ export class GamesService {
         preset: true,
         options: true,
         firstDealer: true,
+        endSeat: true,
+        endReason: true,
         seats: SEATS,
         deals: { orderBy: { index: 'asc' }, select: { index: true, seed: true } },
       },
@@ -292,7 +299,7 @@ export class GamesService {
     const rules = makeRules(game.preset, game.options);
     if (!rules.ok) throw new DomainError('INTERNAL', 'Internal server error');
     const moves = await this.prisma.gameEvent.findMany({
-      where: { gameId, kind: { not: 'deal' } },
+      where: { gameId, kind: { notIn: ['deal', 'end'] } },
       orderBy: { seq: 'asc' },
       select: { dealIndex: true, move: true },
     });
@@ -311,18 +318,7 @@ export class GamesService {
         deck: shuffledDeck(rules.value, d.seed).map(cardName),
         moves: byDeal.get(d.index) ?? [],
       })),
+      ...(game.endSeat !== null ? { end: { seat: game.endSeat, reason: game.endReason as EndReason } } : {}),
     };
   }
-}
-
-/** Seats with names and totals; place by total so far (final once the game is over). */
-export function gamePlayers(seats: SeatRow[], totals: number[]): GamePlayer[] {
-  const places = placesOf(totals);
-  return seats.map((s) => ({
-    seat: s.seat,
-    playerId: s.playerId,
-    name: s.player.name,
-    total: totals[s.seat] ?? 0,
-    place: s.place ?? places[s.seat] ?? null,
-  }));
 }

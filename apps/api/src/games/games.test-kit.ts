@@ -9,7 +9,7 @@ import {
   view,
   type GameRecord,
   type GameState,
-} from '../../../../libs/rules/src/index.js';
+} from '@mizerka/rules';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { GamesService } from './games.service.js';
 export { EVENT_FIELDS, GAME_FIELDS, GAME_QUERY, SEAT_VIEW_FIELDS, type LegalMovesView } from '../../../../test/graphql-selections.js';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { GamesModule } from '../games/games.module.js';
+import { GamesModule } from '../games/index.js';
 import { LobbiesController } from './lobbies.controller.js';
 import { LobbiesResolver } from './lobbies.resolver.js';
 import { LobbiesService } from './lobbies.service.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { makeRules } from '../../../../libs/rules/src/index.js';
+import { makeRules } from '@mizerka/rules';
 import { badInput, conflict, DomainError, forbidden, notFound } from '../common/errors.js';
-import { GamesService } from '../games/games.service.js';
+import { GamesService } from '../games/index.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { DEFAULT_PAGE, type CreateLobbyInput, type JoinLobbyInput, type ListLobbiesArgs } from './dto/lobby.inputs.js';

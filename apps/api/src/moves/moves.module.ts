@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { GamesModule } from '../games/games.module.js';
+import { GamesModule } from '../games/index.js';
+import { GameCache } from './game-cache.js';
 import { MovesController } from './moves.controller.js';
 import { MovesResolver } from './moves.resolver.js';
 import { MovesService } from './moves.service.js';
@@ -7,7 +8,7 @@ import { MovesService } from './moves.service.js';
 @Module({
   imports: [GamesModule],
   controllers: [MovesController],
-  providers: [MovesService, MovesResolver],
+  providers: [MovesService, MovesResolver, GameCache],
   exports: [MovesService],
 })
 export class MovesModule {}

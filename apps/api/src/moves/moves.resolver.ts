@@ -2,6 +2,7 @@ import { Args, Mutation, Resolver } from '@nestjs/graphql';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { CurrentPlayer } from '../auth/current-player.decorator.js';
 import { MakeMoveInput } from './dto/make-move.input.js';
+import { ResignInput } from './dto/resign.input.js';
 import { MoveResult } from './models/move-result.model.js';
 import { MovesService } from './moves.service.js';
 
@@ -17,5 +18,15 @@ export class MovesResolver {
   makeMove(@CurrentPlayer() caller: AuthenticatedPlayer, @Args('input') input: MakeMoveInput): Promise<MoveResult> {
     const { gameId, ...move } = input;
     return this.moves.makeMove(caller, gameId.toLowerCase(), move);
+  }
+
+  @Mutation(() => MoveResult, {
+    description:
+      'Resign a game where the caller holds a seat, whoever is to move: the game ends at once, the deal in progress ' +
+      'is abandoned, the caller is placed last and the others by their totals. ILLEGAL_MOVE (rule game-over) when it is over.',
+  })
+  resign(@CurrentPlayer() caller: AuthenticatedPlayer, @Args('input') input: ResignInput): Promise<MoveResult> {
+    const { gameId, ...options } = input;
+    return this.moves.resign(caller, gameId.toLowerCase(), options);
   }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replay, type GameRecord } from '../../../../libs/rules/src/index.js';
+import { replay, type GameRecord } from '@mizerka/rules';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
 import {
   cardNamesIn,
@@ -17,7 +17,7 @@ import {
   type TestPlayer,
 } from '../games/games.test-kit.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { placesOf } from '../scoring/standings.js';
+import { placesOf } from '@mizerka/rules';
 
 let t: TestApp;
 let prisma: PrismaService;

@@ -9,7 +9,7 @@ export class PrismaModule {
     return {
       module: PrismaModule,
       providers: [{ provide: DATABASE_URL, useValue: databaseUrl }, PrismaService],
-      exports: [PrismaService],
+      exports: [DATABASE_URL, PrismaService],
     };
   }
 }

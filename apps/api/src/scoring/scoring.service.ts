@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { notFound } from '../common/errors.js';
-import { gamePlayers } from '../games/games.service.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { DealHistory, ScoreSheet } from './models/scoring.model.js';
-import { DEAL_FACTS } from '../games/deal-facts.js';
+import { DEAL_FACTS, gamePlayers } from '../games/index.js';
 
 /**
  * Standings and deal history from the projections (Deal, Trick, GameSeat rows) that each move

@@ -4,7 +4,7 @@ import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { GamesService } from '../games/games.service.js';
 import { cardNamesIn, pickMove, players, rng, startGame, type LegalMovesView, type TestPlayer } from '../games/games.test-kit.js';
 import { MovesService } from '../moves/moves.service.js';
-import { placesOf } from './standings.js';
+import { placesOf } from '@mizerka/rules';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,22 +1,20 @@
 import { ArgsType, Field, ID, Int } from '@nestjs/graphql';
-import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
-import { EVENTS_PAGE_MAX } from '../games.service.js';
+import { Prop } from '../../common/model-field.js';
+import { EVENTS_PAGE_MAX } from '../limits.js';
 import { GameStatusEnum, type GameStatusValue } from '../models/enums.js';
 
 // One class per query for both transports: GraphQL args and REST query strings (hence @Type).
 
 @ArgsType()
 export class MyGamesArgs {
-  @Field(() => GameStatusEnum, { defaultValue: 'active' })
-  @ApiPropertyOptional({ enum: Object.values(GameStatusEnum), default: 'active' })
+  @Prop(() => GameStatusEnum, { defaultValue: 'active' })
   @IsOptional()
   @IsIn(Object.values(GameStatusEnum), { message: 'status must be active or finished' })
   status: GameStatusValue = 'active';
 
-  @Field(() => Int, { defaultValue: 20 })
-  @ApiPropertyOptional({ default: 20, minimum: 1, maximum: 100 })
+  @Prop(() => Int, { defaultValue: 20, api: { minimum: 1, maximum: 100 } })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -24,8 +22,7 @@ export class MyGamesArgs {
   @Max(100)
   limit: number = 20;
 
-  @Field(() => Int, { defaultValue: 0 })
-  @ApiPropertyOptional({ default: 0, minimum: 0 })
+  @Prop(() => Int, { defaultValue: 0, api: { minimum: 0 } })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -35,16 +32,14 @@ export class MyGamesArgs {
 
 @ArgsType()
 export class EventsQuery {
-  @Field(() => Int, { defaultValue: 0, description: 'Entries with a greater seq; 0 = from the start' })
-  @ApiPropertyOptional({ default: 0, minimum: 0, description: 'Entries with a greater seq; 0 = from the start' })
+  @Prop(() => Int, { defaultValue: 0, description: 'Entries with a greater seq; 0 = from the start', api: { minimum: 0 } })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
   after: number = 0;
 
-  @Field(() => Int, { defaultValue: EVENTS_PAGE_MAX })
-  @ApiPropertyOptional({ default: EVENTS_PAGE_MAX, minimum: 1, maximum: EVENTS_PAGE_MAX })
+  @Prop(() => Int, { defaultValue: EVENTS_PAGE_MAX, api: { minimum: 1, maximum: EVENTS_PAGE_MAX } })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -1,5 +1,5 @@
-import { registerEnumType } from '@nestjs/graphql';
-import type { Bid, Contract, Phase, Suit } from '../../../../../libs/rules/src/index.js';
+import type { Bid, Contract, EndReason, Phase, Suit } from '@mizerka/rules';
+import { registerEnum } from '../../common/model-field.js';
 
 // The game's own words as GraphQL enums. Each object maps the GraphQL name to the value the rules
 // use; only "double-misere" needs a different GraphQL name, since "-" is not allowed there.
@@ -40,7 +40,7 @@ export const SuitEnum = { clubs: 'clubs', diamonds: 'diamonds', hearts: 'hearts'
   Suit
 >;
 
-/** The kinds of move a seat can make (RULES.md, the game record). */
+/** The kinds of move a seat can make (docs/rules.md, the game record). */
 export const MoveKindEnum = {
   contract: 'contract',
   exchange: 'exchange',
@@ -51,8 +51,8 @@ export const MoveKindEnum = {
 } as const;
 export type MoveKind = (typeof MoveKindEnum)[keyof typeof MoveKindEnum];
 
-/** An entry of the event log: a deal dealt, or one of the move kinds. */
-export const LogEntryKindEnum = { deal: 'deal', ...MoveKindEnum } as const;
+/** An entry of the event log: a deal dealt, one of the move kinds, or the end of a game by resignation or forfeit. */
+export const LogEntryKindEnum = { deal: 'deal', ...MoveKindEnum, end: 'end' } as const;
 export type LogEntryKind = (typeof LogEntryKindEnum)[keyof typeof LogEntryKindEnum];
 
 export const GameEventTypeEnum = {
@@ -69,17 +69,27 @@ export const GameEventTypeEnum = {
   trickTaken: 'trickTaken',
   dealScored: 'dealScored',
   gameOver: 'gameOver',
+  gameEnded: 'gameEnded',
 } as const;
 export type GameEventType = (typeof GameEventTypeEnum)[keyof typeof GameEventTypeEnum];
 
-registerEnumType(GameStatusEnum, { name: 'GameStatus' });
-registerEnumType(FamilyEnum, { name: 'Family', description: 'contract (52 cards, each contract once) or bidding (32 cards)' });
-registerEnumType(PhaseEnum, { name: 'Phase' });
-registerEnumType(ContractEnum, { name: 'Contract' });
-registerEnumType(BidEnum, { name: 'Bid', description: 'pass < play < misere < double_misere ("double-misere" in records)' });
-registerEnumType(SuitEnum, { name: 'Suit' });
-registerEnumType(MoveKindEnum, { name: 'MoveKind' });
-registerEnumType(LogEntryKindEnum, { name: 'LogEntryKind' });
-registerEnumType(GameEventTypeEnum, { name: 'GameEventType' });
+/** Why a game ended early. */
+export const EndReasonEnum = { resigned: 'resigned', forfeit: 'forfeit' } as const satisfies Record<string, EndReason>;
+
+/** Who made an event-log entry. */
+export const ActorEnum = { player: 'player', system: 'system', bot: 'bot' } as const;
+export type ActorValue = (typeof ActorEnum)[keyof typeof ActorEnum];
+
+registerEnum(GameStatusEnum, { name: 'GameStatus' });
+registerEnum(FamilyEnum, { name: 'Family', description: 'contract (52 cards, each contract once) or bidding (32 cards)' });
+registerEnum(PhaseEnum, { name: 'Phase' });
+registerEnum(ContractEnum, { name: 'Contract' });
+registerEnum(BidEnum, { name: 'Bid', description: 'pass < play < misere < double_misere ("double-misere" in records)' });
+registerEnum(SuitEnum, { name: 'Suit' });
+registerEnum(MoveKindEnum, { name: 'MoveKind' });
+registerEnum(LogEntryKindEnum, { name: 'LogEntryKind' });
+registerEnum(GameEventTypeEnum, { name: 'GameEventType' });
+registerEnum(EndReasonEnum, { name: 'EndReason', description: 'resigned (a seated player gave up) or forfeit (their clock ran out)' });
+registerEnum(ActorEnum, { name: 'Actor', description: 'player (the seat\'s player), system (a deal, a time-out, a forfeit) or bot' });
 
 export const CARD_PATTERN = /^[2-9TJQKA][CDHS]$/;

@@ -1,9 +1,12 @@
-import { Field, GraphQLISODateTime, Int, ObjectType } from '@nestjs/graphql';
-import { ApiProperty } from '@nestjs/swagger';
-import type { Bid, Contract, Suit } from '../../../../../libs/rules/src/index.js';
+import { GraphQLISODateTime, Int } from '@nestjs/graphql';
+import type { Bid, Contract, EndReason, EventView, Suit } from '@mizerka/rules';
+import { type Flattened, Model, Prop } from '../../common/model-field.js';
 import {
+  ActorEnum,
+  type ActorValue,
   BidEnum,
   ContractEnum,
+  EndReasonEnum,
   GameEventTypeEnum,
   type GameEventType,
   LogEntryKindEnum,
@@ -16,146 +19,122 @@ import {
  * fields are set. Another seat's private cards never appear: exchanges, talons and discards of
  * others come as counts.
  */
-@ObjectType({ description: 'A rules event as the viewer may see it; `type` says which fields are set' })
-export class GameEventView {
-  @Field(() => Int, { description: 'The log entry this event belongs to' })
-  @ApiProperty()
+@Model({ description: 'A rules event as the viewer may see it; `type` says which fields are set' })
+export class GameEventView implements Flattened<EventView> {
+  @Prop(() => Int, { description: 'The log entry this event belongs to' })
   seq!: number;
 
-  @Field(() => GameEventTypeEnum)
-  @ApiProperty({ enum: Object.values(GameEventTypeEnum), enumName: 'GameEventType' })
+  @Prop(() => GameEventTypeEnum, { enumRef: true })
   type!: GameEventType;
 
-  @Field(() => Int, { nullable: true, description: 'dealt, dealScored: the deal index' })
-  @ApiProperty({ required: false })
+  @Prop(() => Int, { optional: true, description: 'dealt, dealScored: the deal index' })
   deal?: number;
 
-  @Field(() => Int, { nullable: true })
-  @ApiProperty({ required: false })
+  @Prop(() => Int, { optional: true })
   dealer?: number;
 
-  @Field(() => [String], { nullable: true, description: "dealt, handCompleted: the viewer's hand (null for a spectator)" })
-  @ApiProperty({ type: [String], nullable: true, required: false })
+  @Prop(() => [String], { optional: true, nullable: true, description: "dealt, handCompleted: the viewer's hand (null for a spectator)" })
   hand?: string[] | null;
 
-  @Field(() => [Int], { nullable: true })
-  @ApiProperty({ type: [Number], required: false })
+  @Prop(() => [Int], { optional: true })
   handSizes?: number[];
 
-  @Field(() => Int, { nullable: true })
-  @ApiProperty({ required: false })
+  @Prop(() => Int, { optional: true })
   talonSize?: number;
 
-  @Field(() => Int, { nullable: true, description: 'The seat that acted' })
-  @ApiProperty({ required: false })
+  @Prop(() => Int, { optional: true, description: 'The seat that acted' })
   seat?: number;
 
-  @Field(() => ContractEnum, { nullable: true })
-  @ApiProperty({ enum: Object.values(ContractEnum), required: false })
+  @Prop(() => ContractEnum, { optional: true })
   contract?: Contract;
 
-  @Field(() => Int, { nullable: true, description: 'exchanged, talonTaken, discarded: how many cards' })
-  @ApiProperty({ required: false })
+  @Prop(() => Int, { optional: true, description: 'exchanged, talonTaken, discarded: how many cards' })
   count?: number;
 
-  @Field(() => [String], { nullable: true, description: 'exchanged: the discards, for the seat itself only' })
-  @ApiProperty({ type: [String], required: false })
+  @Prop(() => [String], { optional: true, description: 'exchanged: the discards, for the seat itself only' })
   discards?: string[];
 
-  @Field(() => [String], { nullable: true, description: 'exchanged: the cards drawn, for the seat itself only' })
-  @ApiProperty({ type: [String], required: false })
+  @Prop(() => [String], { optional: true, description: 'exchanged: the cards drawn, for the seat itself only' })
   drawn?: string[];
 
-  @Field(() => BidEnum, { nullable: true })
-  @ApiProperty({ enum: Object.values(BidEnum), required: false })
+  @Prop(() => BidEnum, { optional: true })
   bid?: Bid;
 
-  @Field(() => SuitEnum, { nullable: true })
-  @ApiProperty({ enum: Object.values(SuitEnum), required: false })
+  @Prop(() => SuitEnum, { optional: true })
   suit?: Suit;
 
-  @Field(() => String, { nullable: true, description: 'cardPlayed' })
-  @ApiProperty({ required: false, example: 'AS' })
+  @Prop(() => String, { optional: true, description: 'cardPlayed', example: 'AS' })
   card?: string;
 
-  @Field(() => [String], {
-    nullable: true,
+  @Prop(() => [String], {
+    optional: true,
     description: 'talonTaken, discarded: for the seat itself only; trickTaken: the trick in play order',
   })
-  @ApiProperty({ type: [String], required: false })
   cards?: string[];
 
-  @Field(() => Int, { nullable: true, description: 'trickTaken: the trick index in the deal' })
-  @ApiProperty({ required: false })
+  @Prop(() => Int, { optional: true, description: 'trickTaken: the trick index in the deal' })
   trick?: number;
 
-  @Field(() => Int, { nullable: true })
-  @ApiProperty({ required: false })
+  @Prop(() => Int, { optional: true })
   leader?: number;
 
-  @Field(() => Int, { nullable: true })
-  @ApiProperty({ required: false })
+  @Prop(() => Int, { optional: true })
   winner?: number;
 
-  @Field(() => [Int], { nullable: 'itemsAndList' })
-  @ApiProperty({ type: [Number], nullable: true, required: false })
+  @Prop(() => [Int], { optional: true, nullable: 'itemsAndList' })
   tricks?: (number | null)[];
 
-  @Field(() => [Int], { nullable: true })
-  @ApiProperty({ type: [Number], required: false })
+  @Prop(() => [Int], { optional: true })
   scores?: number[];
 
-  @Field(() => [Int], { nullable: true })
-  @ApiProperty({ type: [Number], required: false })
+  @Prop(() => [Int], { optional: true })
   totals?: number[];
 
-  @Field(() => [Int], { nullable: true })
-  @ApiProperty({ type: [Number], required: false })
+  @Prop(() => [Int], { optional: true })
   winners?: number[];
+
+  @Prop(() => EndReasonEnum, { optional: true, enumRef: true, description: 'gameEnded: resigned or forfeit (the seat is `seat`)' })
+  reason?: EndReason;
 }
 
-@ObjectType({ description: 'One entry of the event log: a deal dealt or a move accepted' })
+@Model({ description: 'One entry of the event log: a deal dealt, a move accepted, or a game ended by resignation or forfeit' })
 export class GameLogEntry {
-  @Field(() => Int)
-  @ApiProperty()
+  @Prop(() => Int)
   seq!: number;
 
-  @Field(() => LogEntryKindEnum)
-  @ApiProperty({ enum: Object.values(LogEntryKindEnum), enumName: 'LogEntryKind' })
+  @Prop(() => LogEntryKindEnum, { enumRef: true })
   kind!: LogEntryKind;
 
-  @Field(() => Int)
-  @ApiProperty()
+  @Prop(() => Int)
   dealIndex!: number;
 
-  @Field(() => Int, { nullable: true, description: 'The seat that moved; null for a deal' })
-  @ApiProperty({ type: Number, nullable: true })
+  @Prop(() => Int, { nullable: true, description: 'The seat that moved, resigned or forfeited; null for a deal' })
   seat!: number | null;
 
-  @Field(() => GraphQLISODateTime)
-  @ApiProperty()
+  @Prop(() => ActorEnum, { enumRef: true, description: "Who acted: the seat's player, the system (a deal, a time-out, a forfeit) or a bot" })
+  actor!: ActorValue;
+
+  @Prop(() => String, { nullable: true, description: 'Why, when not an ordinary move: resigned, timeout or forfeit' })
+  cause!: string | null;
+
+  @Prop(() => GraphQLISODateTime)
   createdAt!: Date;
 
-  @Field(() => [GameEventView])
-  @ApiProperty({ type: [GameEventView] })
+  @Prop(() => [GameEventView])
   events!: GameEventView[];
 }
 
-@ObjectType({ description: 'The event log after a given seq, as the viewer may see it' })
+@Model({ description: 'The event log after a given seq, as the viewer may see it' })
 export class GameEventLog {
-  @Field()
-  @ApiProperty({ format: 'uuid' })
+  @Prop({ format: 'uuid' })
   gameId!: string;
 
-  @Field(() => Int, { description: 'The seq of the last entry of the whole log' })
-  @ApiProperty()
+  @Prop(() => Int, { description: 'The seq of the last entry of the whole log' })
   version!: number;
 
-  @Field(() => [GameLogEntry])
-  @ApiProperty({ type: [GameLogEntry] })
+  @Prop(() => [GameLogEntry])
   entries!: GameLogEntry[];
 
-  @Field({ description: 'More entries follow the last one returned; ask again after its seq' })
-  @ApiProperty()
+  @Prop({ description: 'More entries follow the last one returned; ask again after its seq' })
   hasMore!: boolean;
 }

@@ -1,211 +1,169 @@
-import { Field, GraphQLISODateTime, ID, Int, ObjectType } from '@nestjs/graphql';
-import { ApiProperty } from '@nestjs/swagger';
-import type { Bid, Contract, Suit } from '../../../../../libs/rules/src/index.js';
+import { GraphQLISODateTime, ID, Int } from '@nestjs/graphql';
+import type { Bid, Contract, RuleOptions, Suit } from '@mizerka/rules';
+import { Model, Prop } from '../../common/model-field.js';
 import { BidEnum, ContractEnum, GameStatusEnum, type GameStatusValue, SuitEnum } from './enums.js';
 import { SeatView } from './seat-view.model.js';
 
-@ObjectType('GameRuleOptions', { description: 'Rule options as the game was started with (normalised)' })
-export class RuleOptionsModel {
-  @Field(() => String, { nullable: true, description: 'contract family: "reversed" (default) or "same"' })
-  @ApiProperty({ enum: ['reversed', 'same'], required: false })
+@Model('GameRuleOptions', { description: 'Rule options as the game was started with (normalised)' })
+export class RuleOptionsModel implements RuleOptions {
+  @Prop(() => String, {
+    optional: true,
+    description: 'contract family: "reversed" (default) or "same"',
+    api: { enum: ['reversed', 'same'] },
+  })
   mizerkaQuotas?: 'reversed' | 'same';
 
-  @Field(() => Int, { nullable: true, description: 'bidding family: the total that ends the game' })
-  @ApiProperty({ required: false })
+  @Prop(() => Int, { optional: true, description: 'bidding family: the total that ends the game' })
   target?: number;
 
-  @Field(() => Boolean, { nullable: true, description: 'bidding family: allow double misère' })
-  @ApiProperty({ required: false })
+  @Prop(() => Boolean, { optional: true, description: 'bidding family: allow double misère' })
   doubleMisere?: boolean;
 }
 
-@ObjectType({ description: 'A seated player with their running total; place once the game is over (1 may be shared)' })
+@Model({ description: 'A seated player with their running total; place once the game is over (1 may be shared)' })
 export class GamePlayer {
-  @Field(() => Int)
-  @ApiProperty()
+  @Prop(() => Int)
   seat!: number;
 
-  @Field(() => ID)
-  @ApiProperty({ format: 'uuid' })
+  @Prop(() => ID)
   playerId!: string;
 
-  @Field()
-  @ApiProperty({ example: 'ala' })
+  @Prop({ example: 'ala' })
   name!: string;
 
-  @Field(() => Int)
-  @ApiProperty()
+  @Prop(() => Int)
   total!: number;
 
-  @Field(() => Int, { nullable: true, description: 'Standing among the players (ties share a place: 1, 1, 3)' })
-  @ApiProperty({ type: Number, nullable: true })
+  @Prop(() => Int, { nullable: true, description: 'Standing among the players (ties share a place: 1, 1, 3)' })
   place!: number | null;
 }
 
 /** What every public account of a deal says: who dealt, the hashed seed, what was played for. */
-@ObjectType({ isAbstract: true })
+@Model({ isAbstract: true })
 export abstract class DealFacts {
-  @Field(() => Int)
-  @ApiProperty()
+  @Prop(() => Int)
   index!: number;
 
-  @Field(() => Int)
-  @ApiProperty()
+  @Prop(() => Int)
   dealer!: number;
 
-  @Field({ description: 'SHA-256 (hex) of the seed, public from the start of the deal' })
-  @ApiProperty()
+  @Prop({ description: 'SHA-256 (hex) of the seed, public from the start of the deal' })
   seedHash!: string;
 
-  @Field(() => ContractEnum, { nullable: true })
-  @ApiProperty({ enum: Object.values(ContractEnum), nullable: true })
+  @Prop(() => ContractEnum, { nullable: true })
   contract!: Contract | null;
 
-  @Field(() => Int, { nullable: true })
-  @ApiProperty({ type: Number, nullable: true })
+  @Prop(() => Int, { nullable: true })
   declarer!: number | null;
 
-  @Field(() => BidEnum, { nullable: true })
-  @ApiProperty({ enum: Object.values(BidEnum), nullable: true })
+  @Prop(() => BidEnum, { nullable: true })
   bid!: Bid | null;
 
-  @Field(() => SuitEnum, { nullable: true })
-  @ApiProperty({ enum: Object.values(SuitEnum), nullable: true })
+  @Prop(() => SuitEnum, { nullable: true })
   trump!: Suit | null;
 
-  @Field()
-  @ApiProperty()
+  @Prop()
   finished!: boolean;
 }
 
-@ObjectType({ description: 'The public facts of one deal; the seed only once the game is over' })
+@Model({ description: 'The public facts of one deal; the seed only once the game is over' })
 export class DealInfo extends DealFacts {
-  @Field(() => String, { nullable: true, description: 'The 32-hex-digit seed of the shuffle; null until the game is over' })
-  @ApiProperty({ type: String, nullable: true })
+  @Prop(() => String, { nullable: true, description: 'The 32-hex-digit seed of the shuffle; null until the game is over' })
   seed!: string | null;
 
-  @Field(() => [Int], { nullable: 'itemsAndList', description: 'Tricks per seat once the deal is over' })
-  @ApiProperty({ type: [Number], nullable: true })
+  @Prop(() => [Int], { nullable: 'itemsAndList', description: 'Tricks per seat once the deal is over' })
   tricks!: (number | null)[] | null;
 
-  @Field(() => [Int], { nullable: true, description: 'Scores per seat once the deal is over' })
-  @ApiProperty({ type: [Number], nullable: true })
+  @Prop(() => [Int], { nullable: true, description: 'Scores per seat once the deal is over' })
   scores!: number[] | null;
 }
 
-@ObjectType('Game', { description: 'A game as the caller may see it: their seat view if seated, else the spectator view' })
+@Model('Game', { description: 'A game as the caller may see it: their seat view if seated, else the spectator view' })
 export class GameView {
-  @Field(() => ID)
-  @ApiProperty({ format: 'uuid' })
+  @Prop(() => ID)
   id!: string;
 
-  @Field(() => GameStatusEnum)
-  @ApiProperty({ enum: Object.values(GameStatusEnum), enumName: 'GameStatus' })
+  @Prop(() => GameStatusEnum, { enumRef: true })
   status!: GameStatusValue;
 
-  @Field(() => Int, { description: 'The seq of the last entry of the event log; send it back as expectedVersion' })
-  @ApiProperty()
+  @Prop(() => Int, { description: 'The seq of the last entry of the event log; send it back as expectedVersion' })
   version!: number;
 
-  @Field()
-  @ApiProperty({ example: 'short' })
+  @Prop({ example: 'short' })
   preset!: string;
 
-  @Field(() => RuleOptionsModel)
-  @ApiProperty({ type: RuleOptionsModel })
+  @Prop(() => RuleOptionsModel)
   options!: RuleOptionsModel;
 
-  @Field(() => Int)
-  @ApiProperty()
+  @Prop(() => Int)
   firstDealer!: number;
 
-  @Field(() => Int, { nullable: true, description: "The caller's seat; null for a spectator" })
-  @ApiProperty({ type: Number, nullable: true })
+  @Prop(() => Int, { nullable: true, description: "The caller's seat; null for a spectator" })
   mySeat!: number | null;
 
-  @Field(() => [GamePlayer])
-  @ApiProperty({ type: [GamePlayer] })
+  @Prop(() => [GamePlayer])
   players!: GamePlayer[];
 
-  @Field(() => [DealInfo])
-  @ApiProperty({ type: [DealInfo] })
+  @Prop(() => [DealInfo])
   deals!: DealInfo[];
 
-  @Field(() => SeatView)
-  @ApiProperty({ type: SeatView })
+  @Prop(() => SeatView)
   view!: SeatView;
 
-  @Field(() => [Int], { description: 'Winning seats; empty until the game is over' })
-  @ApiProperty({ type: [Number] })
+  @Prop(() => [Int], { description: 'Winning seats; empty until the game is over' })
   winners!: number[];
 
-  @Field(() => GraphQLISODateTime)
-  @ApiProperty()
+  @Prop(() => GraphQLISODateTime)
   createdAt!: Date;
 
-  @Field(() => GraphQLISODateTime)
-  @ApiProperty()
+  @Prop(() => GraphQLISODateTime)
   updatedAt!: Date;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
-  @ApiProperty({ type: Date, nullable: true })
+  @Prop(() => GraphQLISODateTime, { nullable: true })
   finishedAt!: Date | null;
 }
 
-@ObjectType({ description: 'One of the caller’s games, in a list' })
+@Model({ description: 'One of the caller’s games, in a list' })
 export class GameSummary {
-  @Field(() => ID)
-  @ApiProperty({ format: 'uuid' })
+  @Prop(() => ID)
   id!: string;
 
-  @Field()
-  @ApiProperty({ example: 'short' })
+  @Prop({ example: 'short' })
   preset!: string;
 
-  @Field(() => GameStatusEnum)
-  @ApiProperty({ enum: Object.values(GameStatusEnum), enumName: 'GameStatus' })
+  @Prop(() => GameStatusEnum, { enumRef: true })
   status!: GameStatusValue;
 
-  @Field(() => Int)
-  @ApiProperty()
+  @Prop(() => Int)
   version!: number;
 
-  @Field(() => Int, { nullable: true })
-  @ApiProperty({ type: Number, nullable: true })
+  @Prop(() => Int, { nullable: true })
   toMove!: number | null;
 
-  @Field(() => Int)
-  @ApiProperty()
+  @Prop(() => Int)
   mySeat!: number;
 
-  @Field({ description: 'Whether the caller holds the seat to move' })
-  @ApiProperty()
+  @Prop({ description: 'Whether the caller holds the seat to move' })
   myTurn!: boolean;
 
-  @Field(() => [GamePlayer])
-  @ApiProperty({ type: [GamePlayer] })
+  @Prop(() => [GamePlayer])
   players!: GamePlayer[];
 
-  @Field(() => GraphQLISODateTime)
-  @ApiProperty()
+  @Prop(() => GraphQLISODateTime)
   createdAt!: Date;
 
-  @Field(() => GraphQLISODateTime)
-  @ApiProperty()
+  @Prop(() => GraphQLISODateTime)
   updatedAt!: Date;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
-  @ApiProperty({ type: Date, nullable: true })
+  @Prop(() => GraphQLISODateTime, { nullable: true })
   finishedAt!: Date | null;
 }
 
-@ObjectType()
+@Model()
 export class GamePage {
-  @Field(() => [GameSummary])
-  @ApiProperty({ type: [GameSummary] })
+  @Prop(() => [GameSummary])
   items!: GameSummary[];
 
-  @Field(() => Int, { nullable: true, description: 'The offset of the next page; null on the last page' })
-  @ApiProperty({ type: Number, nullable: true })
+  @Prop(() => Int, { nullable: true, description: 'The offset of the next page; null on the last page' })
   nextOffset!: number | null;
 }

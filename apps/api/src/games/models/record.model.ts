@@ -1,81 +1,73 @@
-import { Field, Int, ObjectType } from '@nestjs/graphql';
-import { ApiProperty } from '@nestjs/swagger';
+import { Int } from '@nestjs/graphql';
+import type { GameRecord, Preset, RecordMove } from '@mizerka/rules';
+import { Model, Prop } from '../../common/model-field.js';
 import { RuleOptionsModel } from './game.model.js';
+import { GameEndView } from './seat-view.model.js';
 
-// mizerka-record/1 (RULES.md, last section) as typed output. REST returns the very document.
+// mizerka-record/1 (docs/rules.md, "The game record") as typed output. REST returns the very document.
 
-@ObjectType('RecordMove', { description: 'A move in record form: the seat and exactly one of the other fields' })
-export class RecordMoveModel {
-  @Field(() => Int)
-  @ApiProperty()
+type RulesRecordDeal = GameRecord['deals'][number];
+type RulesRecordRules = GameRecord['rules'];
+
+@Model('RecordMove', { description: 'A move in record form: the seat and exactly one of the other fields' })
+export class RecordMoveModel implements RecordMove {
+  @Prop(() => Int)
   seat!: number;
 
-  @Field(() => String, { nullable: true })
-  @ApiProperty({ required: false, example: 'hearts' })
+  @Prop(() => String, { optional: true, example: 'hearts' })
   contract?: string;
 
-  @Field(() => [String], { nullable: true })
-  @ApiProperty({ type: [String], required: false })
+  @Prop(() => [String], { optional: true })
   exchange?: string[];
 
-  @Field(() => String, { nullable: true })
-  @ApiProperty({ required: false, example: 'double-misere' })
+  @Prop(() => String, { optional: true, example: 'double-misere' })
   bid?: string;
 
-  @Field(() => [String], { nullable: true })
-  @ApiProperty({ type: [String], required: false })
+  @Prop(() => [String], { optional: true })
   discard?: string[];
 
-  @Field(() => String, { nullable: true })
-  @ApiProperty({ required: false })
+  @Prop(() => String, { optional: true })
   trump?: string;
 
-  @Field(() => String, { nullable: true })
-  @ApiProperty({ required: false, example: 'AH' })
+  @Prop(() => String, { optional: true, example: 'AH' })
   play?: string;
 }
 
-@ObjectType()
-export class RecordDeal {
-  @Field(() => [String], { description: 'The whole deck in dealing order' })
-  @ApiProperty({ type: [String] })
+@Model()
+export class RecordDeal implements RulesRecordDeal {
+  @Prop(() => [String], { description: 'The whole deck in dealing order' })
   deck!: string[];
 
-  @Field(() => [RecordMoveModel])
-  @ApiProperty({ type: [RecordMoveModel] })
+  @Prop(() => [RecordMoveModel])
   moves!: RecordMoveModel[];
 }
 
-@ObjectType()
-export class RecordRules {
-  @Field()
-  @ApiProperty({ example: 'classic' })
-  preset!: string;
+@Model()
+export class RecordRules implements RulesRecordRules {
+  @Prop(() => String, { example: 'classic' })
+  preset!: Preset;
 
-  @Field(() => RuleOptionsModel)
-  @ApiProperty({ type: RuleOptionsModel })
+  @Prop(() => RuleOptionsModel)
   options!: RuleOptionsModel;
 }
 
-@ObjectType('GameRecord', { description: 'A finished game as a mizerka-record/1 document' })
-export class GameRecordModel {
-  @Field({ description: 'Always "mizerka-record/1"' })
-  @ApiProperty({ example: 'mizerka-record/1' })
-  format!: string;
+@Model('GameRecord', { description: 'A finished game as a mizerka-record/1 document' })
+export class GameRecordModel implements GameRecord {
+  @Prop(() => String, { description: 'Always "mizerka-record/1"', example: 'mizerka-record/1' })
+  format!: GameRecord['format'];
 
-  @Field(() => RecordRules)
-  @ApiProperty({ type: RecordRules })
+  @Prop(() => RecordRules)
   rules!: RecordRules;
 
-  @Field(() => Int)
-  @ApiProperty()
+  @Prop(() => Int)
   firstDealer!: number;
 
-  @Field(() => [String])
-  @ApiProperty({ type: [String] })
+  @Prop(() => [String])
   players!: string[];
 
-  @Field(() => [RecordDeal])
-  @ApiProperty({ type: [RecordDeal] })
+  @Prop(() => [RecordDeal])
   deals!: RecordDeal[];
+
+  @Prop(() => GameEndView, { optional: true, description: 'Present when the game ended early by resignation or forfeit' })
+  end?: GameEndView;
 }

@@ -1,224 +1,206 @@
-import { Field, Int, ObjectType } from '@nestjs/graphql';
-import { ApiProperty } from '@nestjs/swagger';
-import type { Bid, Contract, Phase, Suit } from '../../../../../libs/rules/src/index.js';
-import { BidEnum, ContractEnum, FamilyEnum, type FamilyValue, MoveKindEnum, PhaseEnum, SuitEnum } from './enums.js';
+import { Int } from '@nestjs/graphql';
+import type {
+  Bid,
+  Contract,
+  DealScoreView as RulesDealScoreView,
+  EndReason,
+  GameEnd,
+  LegalMovesView as RulesLegalMovesView,
+  Phase,
+  Preset,
+  SeatView as RulesSeatView,
+  Suit,
+  TrickView as RulesTrickView,
+} from '@mizerka/rules';
+import { type Flattened, Model, Prop } from '../../common/model-field.js';
+import { BidEnum, ContractEnum, EndReasonEnum, FamilyEnum, type FamilyValue, type MoveKind, MoveKindEnum, PhaseEnum, SuitEnum } from './enums.js';
 
 // Output types mirroring the rules' SeatView (libs/rules view()). They only carry what view()
 // returned for the viewer; nothing here is computed from the raw state.
 
+type RulesPlayedCard = RulesTrickView['cards'][number];
+
 const CARD = { example: 'AS', description: 'rank then suit: 2-9 T J Q K A, C D H S' };
 
-@ObjectType({ description: 'What the seat to move may do; sets of cards, not enumerated subsets' })
-export class LegalMovesView {
-  @Field(() => MoveKindEnum)
-  @ApiProperty({ enum: Object.values(MoveKindEnum), enumName: 'MoveKind' })
-  kind!: string;
+/** The rules' LegalMovesView union, flattened (its `count` is the literal 2 there). */
+@Model({ description: 'What the seat to move may do; sets of cards, not enumerated subsets' })
+export class LegalMovesView implements Omit<Flattened<RulesLegalMovesView>, 'count'> {
+  @Prop(() => MoveKindEnum, { enumRef: true })
+  kind!: MoveKind;
 
-  @Field(() => Int)
-  @ApiProperty()
+  @Prop(() => Int)
   seat!: number;
 
-  @Field(() => [ContractEnum], { nullable: true, description: 'contract: the contracts the chooser may choose' })
-  @ApiProperty({ enum: Object.values(ContractEnum), isArray: true, required: false })
+  @Prop(() => [ContractEnum], { optional: true, description: 'contract: the contracts the chooser may choose' })
   contracts?: Contract[];
 
-  @Field(() => [String], { nullable: true, description: 'exchange / discard: the cards that may be discarded; play: the cards that may be played' })
-  @ApiProperty({ type: [String], required: false, example: ['AS', '7H'] })
+  @Prop(() => [String], {
+    optional: true,
+    description: 'exchange / discard: the cards that may be discarded; play: the cards that may be played',
+    example: ['AS', '7H'],
+  })
   cards?: string[];
 
-  @Field(() => Int, { nullable: true, description: 'exchange: discard any 0..maxDiscards distinct cards' })
-  @ApiProperty({ required: false })
+  @Prop(() => Int, { optional: true, description: 'exchange: discard any 0..maxDiscards distinct cards' })
   maxDiscards?: number;
 
-  @Field(() => Int, { nullable: true, description: 'discard: exactly this many cards' })
-  @ApiProperty({ required: false })
+  @Prop(() => Int, { optional: true, description: 'discard: exactly this many cards' })
   count?: number;
 
-  @Field(() => [BidEnum], { nullable: true })
-  @ApiProperty({ enum: Object.values(BidEnum), isArray: true, required: false })
+  @Prop(() => [BidEnum], { optional: true })
   bids?: Bid[];
 
-  @Field(() => [SuitEnum], { nullable: true })
-  @ApiProperty({ enum: Object.values(SuitEnum), isArray: true, required: false })
+  @Prop(() => [SuitEnum], { optional: true })
   suits?: Suit[];
 }
 
-@ObjectType()
-export class PlayedCard {
-  @Field(() => Int)
-  @ApiProperty()
+@Model()
+export class PlayedCard implements RulesPlayedCard {
+  @Prop(() => Int)
   seat!: number;
 
-  @Field()
-  @ApiProperty(CARD)
+  @Prop(CARD)
   card!: string;
 }
 
-@ObjectType({ description: 'A trick being played (no winner yet) or the last one taken' })
-export class TrickView {
-  @Field(() => Int)
-  @ApiProperty()
+@Model({ description: 'A trick being played (no winner yet) or the last one taken' })
+export class TrickView implements RulesTrickView {
+  @Prop(() => Int)
   leader!: number;
 
-  @Field(() => [PlayedCard], { description: 'In the order played, starting with the leader' })
-  @ApiProperty({ type: [PlayedCard] })
+  @Prop(() => [PlayedCard], { description: 'In the order played, starting with the leader' })
   cards!: PlayedCard[];
 
-  @Field(() => Int, { nullable: true })
-  @ApiProperty({ required: false })
+  @Prop(() => Int, { optional: true })
   winner?: number;
 }
 
-@ObjectType({ description: 'The result of a finished deal' })
-export class DealScoreView {
-  @Field(() => Int)
-  @ApiProperty()
+@Model({ description: 'The result of a finished deal' })
+export class DealScoreView implements RulesDealScoreView {
+  @Prop(() => Int)
   deal!: number;
 
-  @Field(() => Int)
-  @ApiProperty()
+  @Prop(() => Int)
   dealer!: number;
 
-  @Field(() => [Int], { nullable: 'items', description: 'Per seat; null for a seat that sat the deal out' })
-  @ApiProperty({ type: [Number], nullable: true })
+  @Prop(() => [Int], { nullable: 'items', description: 'Per seat; null for a seat that sat the deal out' })
   tricks!: (number | null)[];
 
-  @Field(() => [Int])
-  @ApiProperty({ type: [Number] })
+  @Prop(() => [Int])
   scores!: number[];
 
-  @Field(() => ContractEnum, { nullable: true })
-  @ApiProperty({ enum: Object.values(ContractEnum), nullable: true, required: false })
+  @Prop(() => ContractEnum, { optional: true, nullable: true })
   contract?: Contract | null;
 
-  @Field(() => Int, { nullable: true })
-  @ApiProperty({ nullable: true, required: false })
+  @Prop(() => Int, { optional: true, nullable: true })
   declarer?: number | null;
 
-  @Field(() => BidEnum, { nullable: true })
-  @ApiProperty({ enum: Object.values(BidEnum), nullable: true, required: false })
+  @Prop(() => BidEnum, { optional: true, nullable: true })
   bid?: Bid | null;
 
-  @Field(() => SuitEnum, { nullable: true })
-  @ApiProperty({ enum: Object.values(SuitEnum), nullable: true, required: false })
+  @Prop(() => SuitEnum, { optional: true, nullable: true })
   trump?: Suit | null;
 }
 
-@ObjectType({ description: 'The table as one seat (or a spectator) may see it: the only source of cards in a game view' })
-export class SeatView {
-  @Field(() => FamilyEnum)
-  @ApiProperty({ enum: Object.values(FamilyEnum) })
+@Model({ description: 'How a game ended early: the seat that resigned or forfeited' })
+export class GameEndView implements GameEnd {
+  @Prop(() => Int)
+  seat!: number;
+
+  @Prop(() => EndReasonEnum, { enumRef: true })
+  reason!: EndReason;
+}
+
+/** The rules' SeatView; legalMoves and lastTrick are the flattened classes above. */
+@Model({ description: 'The table as one seat (or a spectator) may see it: the only source of cards in a game view' })
+export class SeatView implements Omit<RulesSeatView, 'legalMoves' | 'lastTrick'> {
+  @Prop(() => FamilyEnum)
   family!: FamilyValue;
 
-  @Field()
-  @ApiProperty({ example: 'short' })
-  preset!: string;
+  @Prop(() => String, { example: 'short' })
+  preset!: Preset;
 
-  @Field(() => Int)
-  @ApiProperty({ example: 3 })
+  @Prop(() => Int, { example: 3 })
   players!: number;
 
-  @Field(() => PhaseEnum)
-  @ApiProperty({ enum: Object.values(PhaseEnum) })
+  @Prop(() => PhaseEnum)
   phase!: Phase;
 
-  @Field(() => Int, { description: 'Index of the deal being played, from 0' })
-  @ApiProperty()
+  @Prop(() => Int, { description: 'Index of the deal being played, from 0' })
   deal!: number;
 
-  @Field(() => Int)
-  @ApiProperty()
+  @Prop(() => Int)
   dealer!: number;
 
-  @Field(() => Int, { nullable: true })
-  @ApiProperty({ type: Number, nullable: true })
+  @Prop(() => Int, { nullable: true })
   toMove!: number | null;
 
-  @Field(() => Int, { nullable: true, description: 'The seat this view is for; null for a spectator' })
-  @ApiProperty({ type: Number, nullable: true })
+  @Prop(() => Int, { nullable: true, description: 'The seat this view is for; null for a spectator' })
   viewer!: number | null;
 
-  @Field(() => [String], { nullable: true, description: "The viewer's hand (first 6 cards only before the contract is chosen)" })
-  @ApiProperty({ type: [String], nullable: true })
+  @Prop(() => [String], { nullable: true, description: "The viewer's hand (first 6 cards only before the contract is chosen)" })
   hand!: string[] | null;
 
-  @Field(() => [String], { nullable: true, description: "The viewer's own discards this deal" })
-  @ApiProperty({ type: [String], nullable: true })
+  @Prop(() => [String], { nullable: true, description: "The viewer's own discards this deal" })
   discards!: string[] | null;
 
-  @Field(() => [Int])
-  @ApiProperty({ type: [Number] })
+  @Prop(() => [Int])
   handSizes!: number[];
 
-  @Field(() => LegalMovesView, { nullable: true, description: 'Only when the viewer is to move' })
-  @ApiProperty({ type: LegalMovesView, nullable: true })
+  @Prop(() => LegalMovesView, { nullable: true, description: 'Only when the viewer is to move' })
   legalMoves!: LegalMovesView | null;
 
-  @Field(() => Int)
-  @ApiProperty()
+  @Prop(() => Int)
   talonSize!: number;
 
-  @Field(() => ContractEnum, { nullable: true })
-  @ApiProperty({ enum: Object.values(ContractEnum), nullable: true })
+  @Prop(() => ContractEnum, { nullable: true })
   contract!: Contract | null;
 
-  @Field(() => Int, { nullable: true })
-  @ApiProperty({ type: Number, nullable: true })
+  @Prop(() => Int, { nullable: true })
   chooser!: number | null;
 
-  @Field(() => [[ContractEnum]], { description: 'Contract family: per seat, the contracts not chosen yet' })
-  @ApiProperty({ type: 'array', items: { type: 'array', items: { type: 'string', enum: Object.values(ContractEnum) } } })
+  @Prop(() => [[ContractEnum]], { description: 'Contract family: per seat, the contracts not chosen yet' })
   contractsLeft!: Contract[][];
 
-  @Field(() => [Int], { nullable: 'items', description: 'Contract family: cards exchanged per seat; null = not yet' })
-  @ApiProperty({ type: [Number], nullable: true })
+  @Prop(() => [Int], { nullable: 'items', description: 'Contract family: cards exchanged per seat; null = not yet' })
   exchanged!: (number | null)[];
 
-  @Field(() => [BidEnum], { nullable: 'items', description: 'Bidding family: per seat; null = not yet' })
-  @ApiProperty({ enum: Object.values(BidEnum), isArray: true, nullable: true })
+  @Prop(() => [BidEnum], { nullable: 'items', description: 'Bidding family: per seat; null = not yet' })
   bids!: (Bid | null)[];
 
-  @Field(() => Int, { nullable: true })
-  @ApiProperty({ type: Number, nullable: true })
+  @Prop(() => Int, { nullable: true })
   declarer!: number | null;
 
-  @Field(() => BidEnum, { nullable: true })
-  @ApiProperty({ enum: Object.values(BidEnum), nullable: true })
+  @Prop(() => BidEnum, { nullable: true })
   bid!: Bid | null;
 
-  @Field(() => SuitEnum, { nullable: true })
-  @ApiProperty({ enum: Object.values(SuitEnum), nullable: true })
+  @Prop(() => SuitEnum, { nullable: true })
   trump!: Suit | null;
 
-  @Field(() => [Int])
-  @ApiProperty({ type: [Number] })
+  @Prop(() => [Int])
   activeSeats!: number[];
 
-  @Field(() => TrickView, { nullable: true })
-  @ApiProperty({ type: TrickView, nullable: true })
+  @Prop(() => TrickView, { nullable: true })
   currentTrick!: TrickView | null;
 
-  @Field(() => TrickView, { nullable: true })
-  @ApiProperty({ type: TrickView, nullable: true })
+  @Prop(() => TrickView, { nullable: true })
   lastTrick!: TrickView | null;
 
-  @Field(() => [Int], { nullable: 'items', description: 'Tricks taken this deal, per seat' })
-  @ApiProperty({ type: [Number], nullable: true })
+  @Prop(() => [Int], { nullable: 'items', description: 'Tricks taken this deal, per seat' })
   tricks!: (number | null)[];
 
-  @Field(() => [DealScoreView])
-  @ApiProperty({ type: [DealScoreView] })
+  @Prop(() => [DealScoreView])
   dealScores!: DealScoreView[];
 
-  @Field(() => [Int])
-  @ApiProperty({ type: [Number] })
+  @Prop(() => [Int])
   totals!: number[];
 
-  @Field()
-  @ApiProperty()
+  @Prop()
   over!: boolean;
 
-  @Field(() => [Int])
-  @ApiProperty({ type: [Number] })
+  @Prop(() => GameEndView, { nullable: true, description: 'Set when the game ended early: who resigned or forfeited' })
+  end!: GameEndView | null;
+
+  @Prop(() => [Int])
   winners!: number[];
 }

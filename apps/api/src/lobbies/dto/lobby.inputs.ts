@@ -2,6 +2,7 @@ import { ArgsType, Field, ID, InputType, Int } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEnum, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { Prop } from '../../common/model-field.js';
 import { LobbyVisibility } from '../models/lobby.model.js';
 
 export const MAX_PAGE = 100;
@@ -13,41 +14,38 @@ export const DEFAULT_PAGE = 20;
  */
 @InputType()
 export class LobbyRuleOptionsInput {
-  @Field(() => String, { nullable: true, description: 'contract family: "reversed" (default) or "same"' })
-  @ApiProperty({ enum: ['reversed', 'same'], required: false })
+  @Prop(() => String, {
+    optional: true,
+    description: 'contract family: "reversed" (default) or "same"',
+    api: { enum: ['reversed', 'same'] },
+  })
   mizerkaQuotas?: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'bidding family: the total that ends the game (default 300)' })
-  @ApiProperty({ type: Number, required: false, example: 300 })
+  @Prop(() => Int, { optional: true, description: 'bidding family: the total that ends the game (default 300)', example: 300 })
   target?: number | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'bidding family: allow the double-misère bid (default false)' })
-  @ApiProperty({ type: Boolean, required: false })
+  @Prop(() => Boolean, { optional: true, description: 'bidding family: allow the double-misère bid (default false)' })
   doubleMisere?: boolean | null;
 }
 
 @InputType()
 export class CreateLobbyInput {
-  @Field({ description: 'classic, classic-4, short, short-4, bidding or bidding-4' })
-  @ApiProperty({ example: 'classic' })
+  @Prop({ description: 'classic, classic-4, short, short-4, bidding or bidding-4', example: 'classic' })
   @IsString()
   @Length(1, 32, { message: 'preset must be 1 to 32 characters long' })
   preset!: string;
 
-  @Field(() => LobbyRuleOptionsInput, { nullable: true })
-  @ApiProperty({ type: LobbyRuleOptionsInput, required: false })
+  @Prop(() => LobbyRuleOptionsInput, { optional: true })
   @IsOptional()
   @IsObject({ message: 'options must be an object' })
   options?: LobbyRuleOptionsInput | null;
 
-  @Field(() => LobbyVisibility, { nullable: true, description: 'Default public' })
-  @ApiProperty({ enum: LobbyVisibility, enumName: 'LobbyVisibility', required: false, default: LobbyVisibility.public })
+  @Prop(() => LobbyVisibility, { optional: true, enumRef: true, description: 'Default public', api: { default: LobbyVisibility.public } })
   @IsOptional()
   @IsEnum(LobbyVisibility, { message: 'visibility must be "public" or "unlisted"' })
   visibility?: LobbyVisibility | null;
 
-  @Field(() => Int, { nullable: true, description: "The host's seat; default 0" })
-  @ApiProperty({ required: false, default: 0, minimum: 0 })
+  @Prop(() => Int, { optional: true, description: "The host's seat; default 0", api: { default: 0, minimum: 0 } })
   @IsOptional()
   @IsInt({ message: 'seat must be a whole number' })
   seat?: number | null;
@@ -96,15 +94,17 @@ export class JoinByCodeBody {
 /** The list's filter and page: GraphQL arguments and REST query parameters alike. */
 @ArgsType()
 export class ListLobbiesArgs {
-  @Field({ nullable: true, description: 'Only lobbies of this preset' })
-  @ApiProperty({ required: false, example: 'classic' })
+  @Prop({ optional: true, description: 'Only lobbies of this preset', example: 'classic' })
   @IsOptional()
   @IsString()
   @Length(1, 32, { message: 'preset must be 1 to 32 characters long' })
   preset?: string;
 
-  @Field(() => Int, { nullable: true, description: `Page size, 1 to ${MAX_PAGE}; default ${DEFAULT_PAGE}` })
-  @ApiProperty({ required: false, minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE })
+  @Prop(() => Int, {
+    optional: true,
+    description: `Page size, 1 to ${MAX_PAGE}; default ${DEFAULT_PAGE}`,
+    api: { minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE },
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'first must be a whole number' })
@@ -112,15 +112,13 @@ export class ListLobbiesArgs {
   @Max(MAX_PAGE, { message: `first must be 1 to ${MAX_PAGE}` })
   first?: number;
 
-  @Field({ nullable: true, description: 'The nextCursor of the previous page' })
-  @ApiProperty({ required: false, description: 'The nextCursor of the previous page' })
+  @Prop({ optional: true, description: 'The nextCursor of the previous page' })
   @IsOptional()
   @IsString()
   @Length(1, 200, { message: 'after is not a valid cursor' })
   after?: string;
 
-  @Field(() => Int, { nullable: true, description: 'Or skip this many lobbies (not with `after`)' })
-  @ApiProperty({ required: false, minimum: 0 })
+  @Prop(() => Int, { optional: true, description: 'Or skip this many lobbies (not with `after`)', api: { minimum: 0 } })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'offset must be a whole number' })

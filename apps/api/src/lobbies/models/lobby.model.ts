@@ -1,11 +1,11 @@
-import { Field, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { ApiProperty } from '@nestjs/swagger';
+import { ID, Int } from '@nestjs/graphql';
+import { Model, Prop, registerEnum } from '../../common/model-field.js';
 
 export enum LobbyVisibility {
   public = 'public',
   unlisted = 'unlisted',
 }
-registerEnumType(LobbyVisibility, {
+registerEnum(LobbyVisibility, {
   name: 'LobbyVisibility',
   description: 'public: listed for everyone; unlisted: found only through its invite code',
 });
@@ -15,118 +15,104 @@ export enum LobbyStatus {
   started = 'started',
   closed = 'closed',
 }
-registerEnumType(LobbyStatus, {
+registerEnum(LobbyStatus, {
   name: 'LobbyStatus',
   description: 'open: taking seats; started: its game is under way (or over); closed: everyone left',
 });
 
-@ObjectType({ description: 'A player as a lobby shows them' })
+@Model({ description: 'A player as a lobby shows them' })
 export class LobbyPlayer {
-  @Field(() => ID)
-  @ApiProperty({ format: 'uuid' })
+  @Prop(() => ID)
   id!: string;
 
-  @Field()
-  @ApiProperty({ example: 'ala' })
+  @Prop({ example: 'ala' })
   name!: string;
 }
 
-@ObjectType({ description: 'One seat of a lobby; seats are numbered 0 .. players-1 clockwise' })
+@Model({ description: 'One seat of a lobby; seats are numbered 0 .. players-1 clockwise' })
 export class LobbySeat {
-  @Field(() => Int)
-  @ApiProperty({ example: 0 })
+  @Prop(() => Int, { example: 0 })
   seat!: number;
 
-  @Field(() => LobbyPlayer, { nullable: true, description: 'null while the seat is free' })
-  @ApiProperty({ type: LobbyPlayer, nullable: true })
+  @Prop(() => LobbyPlayer, { nullable: true, description: 'null while the seat is free' })
   player!: LobbyPlayer | null;
 }
 
-@ObjectType({ description: 'Rule options of a lobby, as normalised by the rules (unset = the preset default)' })
+@Model({ description: 'Rule options of a lobby, as normalised by the rules (unset = the preset default)' })
 export class LobbyRuleOptions {
-  @Field(() => String, { nullable: true, description: 'contract family: "reversed" (default) or "same"' })
-  @ApiProperty({ enum: ['reversed', 'same'], required: false, nullable: true })
+  @Prop(() => String, {
+    optional: true,
+    nullable: true,
+    description: 'contract family: "reversed" (default) or "same"',
+    api: { enum: ['reversed', 'same'] },
+  })
   mizerkaQuotas?: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'bidding family: the total that ends the game (default 300)' })
-  @ApiProperty({ type: Number, required: false, nullable: true, example: 300 })
+  @Prop(() => Int, {
+    optional: true,
+    nullable: true,
+    description: 'bidding family: the total that ends the game (default 300)',
+    example: 300,
+  })
   target?: number | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'bidding family: whether double misère may be bid (default false)' })
-  @ApiProperty({ type: Boolean, required: false, nullable: true })
+  @Prop(() => Boolean, { optional: true, nullable: true, description: 'bidding family: whether double misère may be bid (default false)' })
   doubleMisere?: boolean | null;
 }
 
-@ObjectType({ description: 'A table waiting for its players; it starts a game once every seat is taken' })
+@Model({ description: 'A table waiting for its players; it starts a game once every seat is taken' })
 export class Lobby {
-  @Field(() => ID)
-  @ApiProperty({ format: 'uuid' })
+  @Prop(() => ID)
   id!: string;
 
-  @Field({ description: 'The rules preset: classic, classic-4, short, short-4, bidding or bidding-4' })
-  @ApiProperty({ example: 'classic' })
+  @Prop({ description: 'The rules preset: classic, classic-4, short, short-4, bidding or bidding-4', example: 'classic' })
   preset!: string;
 
-  @Field(() => LobbyRuleOptions)
-  @ApiProperty({ type: LobbyRuleOptions })
+  @Prop(() => LobbyRuleOptions)
   options!: LobbyRuleOptions;
 
-  @Field(() => Int, { description: 'Number of seats (3 or 4), fixed by the preset' })
-  @ApiProperty({ example: 3 })
+  @Prop(() => Int, { description: 'Number of seats (3 or 4), fixed by the preset', example: 3 })
   players!: number;
 
-  @Field(() => LobbyVisibility)
-  @ApiProperty({ enum: LobbyVisibility, enumName: 'LobbyVisibility' })
+  @Prop(() => LobbyVisibility, { enumRef: true })
   visibility!: LobbyVisibility;
 
-  @Field(() => LobbyStatus)
-  @ApiProperty({ enum: LobbyStatus, enumName: 'LobbyStatus' })
+  @Prop(() => LobbyStatus, { enumRef: true })
   status!: LobbyStatus;
 
-  @Field({ description: 'Share it to invite players; the only way into an unlisted lobby' })
-  @ApiProperty({ example: 'K7QX4M2P' })
+  @Prop({ description: 'Share it to invite players; the only way into an unlisted lobby', example: 'K7QX4M2P' })
   inviteCode!: string;
 
-  @Field(() => LobbyPlayer)
-  @ApiProperty({ type: LobbyPlayer })
+  @Prop(() => LobbyPlayer)
   host!: LobbyPlayer;
 
-  @Field(() => [LobbySeat], { description: 'Every seat, in seat order, taken or free' })
-  @ApiProperty({ type: [LobbySeat] })
+  @Prop(() => [LobbySeat], { description: 'Every seat, in seat order, taken or free' })
   seats!: LobbySeat[];
 
-  @Field(() => Int)
-  @ApiProperty({ example: 2 })
+  @Prop(() => Int, { example: 2 })
   seatsTaken!: number;
 
-  @Field(() => Int)
-  @ApiProperty({ example: 1 })
+  @Prop(() => Int, { example: 1 })
   seatsFree!: number;
 
-  @Field(() => ID, { nullable: true, description: 'The game this lobby started, once it has' })
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @Prop(() => ID, { nullable: true, description: 'The game this lobby started, once it has' })
   gameId!: string | null;
 
-  @Field(() => ID, { nullable: true, description: '"Play again": the finished game whose players this lobby was made for' })
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @Prop(() => ID, { nullable: true, description: '"Play again": the finished game whose players this lobby was made for' })
   previousGameId!: string | null;
 
-  @Field()
-  @ApiProperty()
+  @Prop()
   createdAt!: Date;
 }
 
-@ObjectType({ description: 'A page of open public lobbies, newest first' })
+@Model({ description: 'A page of open public lobbies, newest first' })
 export class LobbyPage {
-  @Field(() => [Lobby])
-  @ApiProperty({ type: [Lobby] })
+  @Prop(() => [Lobby])
   lobbies!: Lobby[];
 
-  @Field(() => Int, { description: 'Open public lobbies matching the filter, on all pages' })
-  @ApiProperty({ example: 12 })
+  @Prop(() => Int, { description: 'Open public lobbies matching the filter, on all pages', example: 12 })
   total!: number;
 
-  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page; null on the last page' })
-  @ApiProperty({ type: String, nullable: true })
+  @Prop(() => String, { nullable: true, description: 'Pass as `after` for the next page; null on the last page' })
   nextCursor!: string | null;
 }

@@ -1,28 +1,23 @@
-import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
-import { ApiProperty } from '@nestjs/swagger';
-import { GameEventView } from '../../games/models/event-view.model.js';
-import { GameStatusEnum, type GameStatusValue } from '../../games/models/enums.js';
-import { SeatView } from '../../games/models/seat-view.model.js';
+import { ID, Int } from '@nestjs/graphql';
+import { Model, Prop } from '../../common/model-field.js';
+import { GameEventView } from '../../games/index.js';
+import { GameStatusEnum, type GameStatusValue } from '../../games/index.js';
+import { SeatView } from '../../games/index.js';
 
-@ObjectType({ description: 'An accepted move: the new version, what it made happen (as the mover sees it), and the game' })
+@Model({ description: 'An accepted move: the new version, what it made happen (as the mover sees it), and the game' })
 export class MoveResult {
-  @Field(() => ID)
-  @ApiProperty({ format: 'uuid' })
+  @Prop(() => ID)
   gameId!: string;
 
-  @Field(() => Int, { description: 'The game version after the move (and after the next deal, if one was dealt)' })
-  @ApiProperty()
+  @Prop(() => Int, { description: 'The game version after the move (and after the next deal, if one was dealt)' })
   version!: number;
 
-  @Field(() => [GameEventView])
-  @ApiProperty({ type: [GameEventView] })
+  @Prop(() => [GameEventView])
   events!: GameEventView[];
 
-  @Field(() => GameStatusEnum)
-  @ApiProperty({ enum: Object.values(GameStatusEnum), enumName: 'GameStatus' })
+  @Prop(() => GameStatusEnum, { enumRef: true })
   status!: GameStatusValue;
 
-  @Field(() => SeatView, { description: "The table as the mover now sees it (the game's full view: query game)" })
-  @ApiProperty({ type: SeatView })
+  @Prop(() => SeatView, { description: "The table as the mover now sees it (the game's full view: query game)" })
   game!: SeatView;
 }

@@ -1,62 +1,50 @@
-import { Field, ID, ObjectType } from '@nestjs/graphql';
-import { ApiProperty } from '@nestjs/swagger';
+import { ID } from '@nestjs/graphql';
+import { Model, Prop } from '../../common/model-field.js';
 
-@ObjectType({ description: 'A registered player' })
+@Model({ description: 'A registered player' })
 export class Player {
-  @Field(() => ID)
-  @ApiProperty({ format: 'uuid' })
+  @Prop(() => ID)
   id!: string;
 
-  @Field()
-  @ApiProperty({ example: 'ala' })
+  @Prop({ example: 'ala' })
   name!: string;
 
-  @Field()
-  @ApiProperty()
+  @Prop()
   createdAt!: Date;
 }
 
-@ObjectType({ description: 'An API token of the caller; its secret is shown only when created' })
+@Model({ description: 'An API token of the caller; its secret is shown only when created' })
 export class ApiToken {
-  @Field(() => ID)
-  @ApiProperty({ format: 'uuid' })
+  @Prop(() => ID)
   id!: string;
 
-  @Field()
-  @ApiProperty({ example: 'laptop' })
+  @Prop({ example: 'laptop' })
   name!: string;
 
-  @Field()
-  @ApiProperty()
+  @Prop()
   createdAt!: Date;
 
-  @Field(() => Date, { nullable: true })
-  @ApiProperty({ type: Date, nullable: true })
+  @Prop(() => Date, { nullable: true })
   lastUsedAt!: Date | null;
 
-  @Field(() => Date, { nullable: true })
-  @ApiProperty({ type: Date, nullable: true })
+  @Prop(() => Date, { nullable: true })
   revokedAt!: Date | null;
 }
 
-@ObjectType()
+@Model()
 export class RegisterPayload {
-  @Field(() => Player)
-  @ApiProperty({ type: Player })
+  @Prop(() => Player)
   player!: Player;
 
-  @Field({ description: 'The bearer token; store it now, it is never shown again' })
-  @ApiProperty({ example: 'mzk_…' })
+  @Prop({ description: 'The bearer token; store it now, it is never shown again', example: 'mzk_…' })
   token!: string;
 }
 
-@ObjectType()
+@Model()
 export class CreateApiTokenPayload {
-  @Field(() => ApiToken)
-  @ApiProperty({ type: ApiToken })
+  @Prop(() => ApiToken)
   apiToken!: ApiToken;
 
-  @Field({ description: 'The bearer token; store it now, it is never shown again' })
-  @ApiProperty({ example: 'mzk_…' })
+  @Prop({ description: 'The bearer token; store it now, it is never shown again', example: 'mzk_…' })
   token!: string;
 }

@@ -1,0 +1,226 @@
+import { Injectable } from '@nestjs/common';
+import {
+  cardName,
+  currentPlayer,
+  dealIndex,
+  deserializeState,
+  gameEnd,
+  outcome,
+  phase,
+  placesOf,
+  serializeState,
+  type GameEvent,
+  type GameState,
+} from '@mizerka/rules';
+import { Prisma } from '../generated/prisma/client.js';
+import { addOutboxJobSql, type OutboxJob } from '../outbox/outbox-entries.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import type { NewDeal } from './dealing.js';
+import type { GameStatusValue } from './models/enums.js';
+
+/** A game as the move path needs it: the authoritative state and who sits where. */
+export interface StoredGame {
+  status: GameStatusValue;
+  /** The seq of the last log entry; a write is applied only where it is still this. */
+  version: number;
+  state: GameState;
+  /** Player ids by seat. */
+  seats: string[];
+}
+
+/** A read for one caller: also their seat, and the seq of their earlier move under the same idempotency key. */
+export interface GameRead extends StoredGame {
+  seat: number | null;
+  replaySeq: number | null;
+}
+
+export type ActorKind = 'player' | 'system' | 'bot';
+
+/** One entry of the event log. */
+export interface LogEntry {
+  seq: number;
+  /** A move kind, 'deal', or 'end' for a resignation or forfeit. */
+  kind: string;
+  dealIndex: number;
+  seat: number | null;
+  /** The seat's player, also when the system or a bot acted for the seat. */
+  playerId: string | null;
+  actor: ActorKind;
+  /** Why, when not an ordinary move: 'resigned', 'timeout', 'forfeit'. */
+  cause: string | null;
+  /** The move as the record writes it; null for a deal or an end. */
+  move: unknown;
+  /** The rules' events, with private cards: readers redact them per seat. */
+  events: GameEvent[];
+  idempotencyKey: string | null;
+}
+
+/** Everything one accepted move writes, in one statement. */
+export interface GameWrite {
+  gameId: string;
+  /** The version the move was decided on: the write applies only if it is still current. */
+  readVersion: number;
+  /** The entries in seq order, the first at readVersion + 1; the last one's seq is the new version. */
+  entries: LogEntry[];
+  /** A deal dealt by this write (the previous one ended and the game goes on). */
+  next: NewDeal | null;
+  /** The state after every entry. */
+  state: GameState;
+  /** When the seat to move must have moved; null while untimed or when nobody is to move. */
+  deadline: Date | null;
+  /** What follows from the write, for the outbox consumer; null when nothing does. */
+  outbox: OutboxJob | null;
+}
+
+/**
+ * The game's persistence on the move path: one read, and one guarded write. The write is a chain
+ * of data-modifying CTEs hanging off `UPDATE games … WHERE version = <read>`: PostgreSQL runs a
+ * statement atomically, so the log entries, the trick, the deal result, the next deal, the
+ * standings and the outbox job are written together or not at all, and when another move got in
+ * first the UPDATE matches no row and every other part selects from an empty set. The same as
+ * BEGIN; UPDATE … WHERE version; INSERT …; COMMIT in one round trip instead of four or more.
+ */
+@Injectable()
+export class GameStore {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** One round trip: the game row, its seats, `playerId`'s seat and earlier use of `key`. */
+  async read(gameId: string, playerId: string | null, key: string | null): Promise<GameRead | null> {
+    const rows = await this.prisma.$queryRaw<
+      { status: GameStatusValue; version: number; state: unknown; seat: number | null; replay_seq: number | null; seats: string[] }[]
+    >`
+      SELECT g.status::text AS status, g.version, g.state, s.seat,
+             (SELECT e.seq FROM game_events e
+               WHERE e.game_id = g.id AND e.player_id = ${playerId}::uuid AND e.idempotency_key = ${key}::varchar) AS replay_seq,
+             (SELECT array_agg(a.player_id::text ORDER BY a.seat) FROM game_seats a WHERE a.game_id = g.id) AS seats
+        FROM games g
+        LEFT JOIN game_seats s ON s.game_id = g.id AND s.player_id = ${playerId}::uuid
+       WHERE g.id = ${gameId}::uuid`;
+    const r = rows[0];
+    if (!r) return null;
+    return {
+      status: r.status,
+      version: r.version,
+      state: deserializeState(typeof r.state === 'string' ? JSON.parse(r.state) : r.state),
+      seat: r.seat,
+      replaySeq: r.replay_seq,
+      seats: r.seats ?? [],
+    };
+  }
+
+  /** The log entries `seq` and, if it was a deal, `seq + 1`: what a move under an idempotency key wrote. */
+  async entriesFrom(gameId: string, seq: number): Promise<{ seq: number; kind: string; seat: number | null; events: unknown }[]> {
+    const entries = await this.prisma.gameEvent.findMany({
+      where: { gameId, seq: { in: [seq, seq + 1] } },
+      orderBy: { seq: 'asc' },
+      select: { seq: true, kind: true, seat: true, events: true },
+    });
+    return entries.filter((e) => e.seq === seq || e.kind === 'deal');
+  }
+
+  /** One statement; true when it was applied (the version was still the one read), false when another write got in first. */
+  async write(w: GameWrite): Promise<boolean> {
+    const ctes: Prisma.Sql[] = [];
+    const events = w.entries.flatMap((e) => e.events);
+    const scored = events.find((e): e is Extract<GameEvent, { type: 'dealScored' }> => e.type === 'dealScored');
+    const gameOver = events.find((e): e is Extract<GameEvent, { type: 'gameOver' }> => e.type === 'gameOver');
+    const trick = events.find((e): e is Extract<GameEvent, { type: 'trickTaken' }> => e.type === 'trickTaken');
+    const end = gameEnd(w.state);
+    const moveDeal = w.entries[0].dealIndex;
+
+    const sets: Prisma.Sql[] = [
+      Prisma.sql`state = ${JSON.stringify(serializeState(w.state))}::jsonb`,
+      Prisma.sql`version = ${w.entries[w.entries.length - 1].seq}::int`,
+      Prisma.sql`phase = ${phase(w.state)}::varchar`,
+      Prisma.sql`to_move = ${currentPlayer(w.state)}::smallint`,
+      Prisma.sql`deal_index = ${dealIndex(w.state)}::int`,
+      Prisma.sql`turn_deadline = ${w.deadline}::timestamptz`,
+      Prisma.sql`updated_at = now()`,
+    ];
+    if (scored) sets.push(Prisma.sql`totals = ${intArray(scored.totals)}`);
+    if (gameOver) {
+      sets.push(Prisma.sql`status = 'finished'::"GameStatus"`, Prisma.sql`finished_at = now()`);
+      sets.push(Prisma.sql`winners = ${intArray(gameOver.winners)}`);
+    }
+    if (end) sets.push(Prisma.sql`end_seat = ${end.seat}::smallint`, Prisma.sql`end_reason = ${end.reason}::varchar`);
+    ctes.push(Prisma.sql`g AS (
+      UPDATE games SET ${Prisma.join(sets, ', ')}
+       WHERE id = ${w.gameId}::uuid AND version = ${w.readVersion}::int
+      RETURNING id)`);
+
+    const rows = w.entries.map(
+      (e) => Prisma.sql`(${e.seq}::int, ${e.kind}::varchar, ${e.dealIndex}::int, ${e.seat}::smallint, ${e.playerId}::uuid,
+        ${e.actor}::varchar, ${e.cause}::varchar, ${e.move === null ? null : JSON.stringify(e.move)}::jsonb,
+        ${JSON.stringify(e.events)}::jsonb, ${e.idempotencyKey}::varchar)`,
+    );
+    ctes.push(Prisma.sql`e AS (
+      INSERT INTO game_events (game_id, seq, kind, deal_index, seat, player_id, actor, cause, move, events, idempotency_key)
+      SELECT g.id, v.* FROM g, (VALUES ${Prisma.join(rows, ', ')}) AS v)`);
+
+    if (trick) {
+      ctes.push(Prisma.sql`t AS (
+        INSERT INTO tricks (game_id, deal_index, index, leader, cards, winner)
+        SELECT g.id, ${moveDeal}::int, ${trick.trick}::smallint, ${trick.leader}::smallint,
+               ${textArray(trick.cards.map(cardName))}, ${trick.winner}::smallint FROM g)`);
+    }
+    if (scored) {
+      const result = outcome(w.state).deals[moveDeal];
+      const contract = 'contract' in result ? result.contract : null;
+      const bidding = 'declarer' in result ? result : null;
+      ctes.push(Prisma.sql`d AS (
+        UPDATE deals SET contract = ${contract}::varchar, declarer = ${bidding?.declarer ?? null}::smallint,
+               bid = ${bidding?.bid ?? null}::varchar, trump = ${bidding?.trump ?? null}::varchar,
+               tricks = ${JSON.stringify(scored.tricks)}::jsonb, scores = ${JSON.stringify(scored.scores)}::jsonb,
+               finished_at = now()
+          FROM g WHERE deals.game_id = g.id AND deals.index = ${moveDeal}::int)`);
+    }
+    if (w.next) {
+      ctes.push(Prisma.sql`n AS (
+        INSERT INTO deals (game_id, index, dealer, seed, seed_hash)
+        SELECT g.id, ${w.next.index}::int, ${w.next.dealer}::smallint, ${w.next.seed}::char(32), ${w.next.seedHash}::char(64) FROM g)`);
+    }
+    if (gameOver) {
+      const places = placesOf(gameOver.totals, end?.seat ?? null);
+      const standings = gameOver.totals.map(
+        (total, seat) => Prisma.sql`(${seat}::smallint, ${total}::int, ${places[seat]}::smallint)`,
+      );
+      ctes.push(Prisma.sql`s AS (
+        UPDATE game_seats SET total = v.total, place = v.place
+          FROM g, (VALUES ${Prisma.join(standings, ', ')}) AS v(seat, total, place)
+         WHERE game_seats.game_id = g.id AND game_seats.seat = v.seat)`);
+    }
+    // A plain SELECT in a WITH runs only when referenced: the result below references it.
+    const queued = w.outbox ? Prisma.sql`(SELECT count(*) FROM o)` : Prisma.sql`0`;
+    if (w.outbox) ctes.push(Prisma.sql`o AS (SELECT ${addOutboxJobSql(w.outbox)} FROM g)`);
+
+    let rowsOut: { applied: number }[];
+    try {
+      rowsOut = await this.prisma.$queryRaw<{ applied: number }[]>`
+        WITH ${Prisma.join(ctes, ', ')} SELECT count(*)::int AS applied, ${queued} AS queued FROM g`;
+    } catch (error) {
+      // The same (gameId, seq) or idempotency key written by a concurrent request: a lost race.
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+    return rowsOut[0]?.applied === 1;
+  }
+}
+
+function intArray(values: readonly number[]): Prisma.Sql {
+  return values.length === 0 ? Prisma.sql`'{}'::int[]` : Prisma.sql`ARRAY[${Prisma.join(values.map((v) => Prisma.sql`${v}::int`))}]`;
+}
+
+function textArray(values: readonly string[]): Prisma.Sql {
+  return values.length === 0 ? Prisma.sql`'{}'::text[]` : Prisma.sql`ARRAY[${Prisma.join(values)}]::text[]`;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (error.code === 'P2002') return true;
+  const meta = error.meta as { code?: string; driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } } | undefined;
+  return (
+    meta?.code === '23505' ||
+    meta?.driverAdapterError?.cause?.originalCode === '23505' ||
+    meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation'
+  );
+}

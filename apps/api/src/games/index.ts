@@ -1,0 +1,15 @@
+// What the games feature offers the features above it (lobbies, moves, scoring): import from here,
+// not from the folder's internals.
+export { dealFresh, type NewDeal } from './dealing.js';
+export { DEAL_FACTS } from './deal-facts.js';
+export { eventViews } from './event-views.js';
+export { followUpsOf } from './follow-ups.js';
+export { GameLogBus } from './game-log-bus.js';
+export { gamePlayers, type SeatRow } from './game-players.js';
+export { GameStore, type ActorKind, type GameRead, type GameWrite, type LogEntry, type StoredGame } from './game-store.js';
+export { GamesModule } from './games.module.js';
+export { GamesService, type StartGameInput } from './games.service.js';
+export * from './models/enums.js';
+export { GameEventView, GameLogEntry } from './models/event-view.model.js';
+export { DealFacts, GamePlayer } from './models/game.model.js';
+export { SeatView } from './models/seat-view.model.js';

@@ -1,0 +1,17 @@
+import { Logger, runMigrations, type LogFunctionFactory } from 'graphile-worker';
+import { JOB_QUEUE_SCHEMA } from './outbox-entries.js';
+
+/**
+ * Installs or upgrades the job queue's own schema (graphile-worker keeps its migrations in
+ * `graphile_worker.migrations`). Run at boot after the Prisma migrations, before any move:
+ * the move statement calls `graphile_worker.add_job`.
+ */
+export async function installJobQueue(databaseUrl: string): Promise<void> {
+  await runMigrations({ connectionString: databaseUrl, schema: JOB_QUEUE_SCHEMA, logger: jobQueueLogger() });
+}
+
+/** graphile-worker logs to the console by default; route it through `log`, or drop it. */
+export function jobQueueLogger(log?: (level: string, message: string, meta?: unknown) => void): Logger {
+  const factory: LogFunctionFactory = () => (level, message, meta) => log?.(level, message, meta);
+  return new Logger(factory);
+}
