@@ -2,7 +2,8 @@
 // embedded PostgreSQL kept in DATA_DIR/postgres (.data/postgres), as the server itself does at boot
 // (the same code: their SQL and `_prisma_migrations`, no Prisma engine).
 import { resolve } from 'node:path';
-import { applyMigrations, projectRoot } from '../apps/api/src/database/migrations.js';
+import { prepareDatabase } from '../apps/api/src/database/job-queue.js';
+import { projectRoot } from '../apps/api/src/database/migrations.js';
 
 let embedded: { url: string; stop(): Promise<void> } | null = null;
 let status = 0;
@@ -16,7 +17,7 @@ try {
     embedded = await startEmbeddedPostgres({ dataDir });
     url = embedded.url;
   }
-  const { applied } = await applyMigrations(url);
+  const { applied } = await prepareDatabase(url);
   process.stdout.write(applied.length ? `applied ${applied.join(', ')}\n` : 'the database is up to date\n');
 } catch (error) {
   process.stderr.write(`db:migrate failed: ${error instanceof Error ? error.message : String(error)}\n`);

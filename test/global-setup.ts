@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { EmbeddedPostgres } from '../apps/api/src/database/embedded-postgres.js';
-import { applyMigrations } from '../apps/api/src/database/migrations.js';
-import { installJobQueue } from '../apps/api/src/outbox/job-queue.js';
+import { prepareDatabase } from '../apps/api/src/database/job-queue.js';
 import { templateDatabaseName, withClient, withDatabase } from './database.js';
 
 // Databases left by runs killed before their teardown are dropped once this old.
@@ -41,8 +40,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     }
     await client.query(`CREATE DATABASE ${client.escapeIdentifier(template)}`);
   });
-  await applyMigrations(withDatabase(adminUrl, template));
-  await installJobQueue(withDatabase(adminUrl, template));
+  await prepareDatabase(withDatabase(adminUrl, template));
 
   project.provide('databaseAdminUrl', adminUrl);
   project.provide('testDatabasePrefix', prefix);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { applyMigrations } from '../src/database/migrations.js';
+import { prepareDatabase } from '../src/database/job-queue.js';
 import { interrupted, log, onCleanUp } from './lifecycle.js';
 import { cpuPerOp, summarise, type LatencySummary, type PgCounters, type Probe, type Probes } from './measure.js';
 
@@ -37,7 +37,7 @@ export async function withClient<T>(url: string, use: (client: pg.Client) => Pro
 export async function startDatabase(): Promise<Database> {
   const database = await createDatabase();
   log('applying migrations');
-  await applyMigrations(database.url);
+  await prepareDatabase(database.url);
   return database;
 }
 

@@ -2,8 +2,7 @@ import { join, resolve } from 'node:path';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
 import { createPino } from './common/logger.js';
-import { applyMigrations } from './database/migrations.js';
-import { installJobQueue } from './outbox/job-queue.js';
+import { prepareDatabase } from './database/job-queue.js';
 
 async function main() {
   let config;
@@ -34,9 +33,8 @@ async function main() {
   }
   let app;
   try {
-    const { applied } = await applyMigrations(databaseUrl);
+    const { applied } = await prepareDatabase(databaseUrl);
     if (applied.length > 0) logger.info({ applied }, 'applied migrations');
-    await installJobQueue(databaseUrl);
     app = await createApp(config, databaseUrl, logger);
     await app.listen(config.port, config.host);
   } catch (error) {

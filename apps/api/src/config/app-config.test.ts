@@ -27,6 +27,9 @@ describe('loadConfig', () => {
       JOB_WORKER: 'off',
       JOB_CONCURRENCY: '8',
       JOB_POLL_MS: '500',
+      JOB_BATCH: '1',
+      JOB_BATCH_DELAY_MS: '0',
+      JOB_RELAY_DELAY_MS: '5',
     });
     expect(config).toEqual({
       nodeEnv: 'production',
@@ -40,12 +43,12 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 100,
       authCacheSeconds: 10,
       gameCache: false,
-      jobs: { worker: false, concurrency: 8, pollMs: 500 },
+      jobs: { worker: false, concurrency: 8, pollMs: 500, batch: 1, batchDelayMs: 0, relayDelayMs: 5 },
     });
   });
 
   it('works jobs in every instance by default', () => {
-    expect(loadConfig({}).jobs).toEqual({ worker: true, concurrency: 4, pollMs: 2000 });
+    expect(loadConfig({}).jobs).toEqual({ worker: true, concurrency: 4, pollMs: 2000, batch: 32, batchDelayMs: 20, relayDelayMs: 50 });
   });
 
   it('treats blank values as unset', () => {

@@ -27,6 +27,12 @@ export interface AppConfig {
     concurrency: number;
     /** How often to look for jobs that are due (new ones are announced at once). */
     pollMs: number;
+    /** Jobs fetched (and locked) at once; 1 fetches one by one. */
+    batch: number;
+    /** How long a finished job waits to be marked done together with others, in ms. */
+    batchDelayMs: number;
+    /** How long after a commit its outbox rows wait to be relayed with others', in ms. */
+    relayDelayMs: number;
   };
 }
 
@@ -94,6 +100,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       worker: oneOf('JOB_WORKER', ['on', 'off'] as const, 'on') === 'on',
       concurrency: integer('JOB_CONCURRENCY', 4, 1, 64),
       pollMs: integer('JOB_POLL_MS', 2000, 100, 60_000),
+      batch: integer('JOB_BATCH', 32, 1, 1000),
+      batchDelayMs: integer('JOB_BATCH_DELAY_MS', 20, 0, 10_000),
+      relayDelayMs: integer('JOB_RELAY_DELAY_MS', 50, 0, 10_000),
     },
   };
   config.gameCache = oneOf('GAME_CACHE', ['on', 'off'] as const, config.redisUrl === null ? 'on' : 'off') === 'on';

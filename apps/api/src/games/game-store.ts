@@ -13,7 +13,7 @@ import {
   type GameState,
 } from '@mizerka/rules';
 import { Prisma } from '../generated/prisma/client.js';
-import { addOutboxJobSql, type OutboxJob } from '../outbox/outbox-entries.js';
+import { insertOutboxSql, type OutboxJob } from '../outbox/outbox-entries.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { NewDeal } from './dealing.js';
 import type { GameStatusValue } from './models/enums.js';
@@ -76,7 +76,7 @@ export interface GameWrite {
  * The game's persistence on the move path: one read, and one guarded write. The write is a chain
  * of data-modifying CTEs hanging off `UPDATE games … WHERE version = <read>`: PostgreSQL runs a
  * statement atomically, so the log entries, the trick, the deal result, the next deal, the
- * standings and the outbox job are written together or not at all, and when another move got in
+ * standings and the outbox entry are written together or not at all, and when another move got in
  * first the UPDATE matches no row and every other part selects from an empty set. The same as
  * BEGIN; UPDATE … WHERE version; INSERT …; COMMIT in one round trip instead of four or more.
  */
@@ -189,14 +189,12 @@ export class GameStore {
           FROM g, (VALUES ${Prisma.join(standings, ', ')}) AS v(seat, total, place)
          WHERE game_seats.game_id = g.id AND game_seats.seat = v.seat)`);
     }
-    // A plain SELECT in a WITH runs only when referenced: the result below references it.
-    const queued = w.outbox ? Prisma.sql`(SELECT count(*) FROM o)` : Prisma.sql`0`;
-    if (w.outbox) ctes.push(Prisma.sql`o AS (SELECT ${addOutboxJobSql(w.outbox)} FROM g)`);
+    if (w.outbox) ctes.push(Prisma.sql`o AS (${insertOutboxSql(w.outbox, Prisma.sql`g`)})`);
 
     let rowsOut: { applied: number }[];
     try {
       rowsOut = await this.prisma.$queryRaw<{ applied: number }[]>`
-        WITH ${Prisma.join(ctes, ', ')} SELECT count(*)::int AS applied, ${queued} AS queued FROM g`;
+        WITH ${Prisma.join(ctes, ', ')} SELECT count(*)::int AS applied FROM g`;
     } catch (error) {
       // The same (gameId, seq) or idempotency key written by a concurrent request: a lost race.
       if (isUniqueViolation(error)) return false;

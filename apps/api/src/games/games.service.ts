@@ -28,7 +28,7 @@ import { GameLogBus } from './game-log-bus.js';
 import { followUpsOf } from './follow-ups.js';
 import { gamePlayers } from './game-players.js';
 import { EVENTS_PAGE_MAX } from './limits.js';
-import { addOutboxJobSql } from '../outbox/outbox-entries.js';
+import { insertOutboxSql } from '../outbox/outbox-entries.js';
 import { dealFresh } from './dealing.js';
 import { eventViews } from './event-views.js';
 import type { GameStatusValue } from './models/enums.js';
@@ -106,7 +106,7 @@ export class GamesService {
       select: { id: true },
     });
     const followUps = followUpsOf(seats.map((s) => s.playerId), first.events, state, null);
-    await tx.$queryRaw`SELECT ${addOutboxJobSql({ gameId: game.id, seq: 1, entries: followUps })}`;
+    await tx.$executeRaw`${insertOutboxSql({ gameId: game.id, seq: 1, entries: followUps }, Prisma.sql`(SELECT 1) AS one`)}`;
     return { gameId: game.id };
   }
 

@@ -13,7 +13,7 @@ import {
 import { PrismaService } from '../prisma/prisma.service.js';
 import { GamesService } from './games.service.js';
 export { EVENT_FIELDS, GAME_FIELDS, GAME_QUERY, SEAT_VIEW_FIELDS, type LegalMovesView } from '../../../../test/graphql-selections.js';
-import { EVENT_FIELDS, SEAT_VIEW_FIELDS, type LegalMovesView } from '../../../../test/graphql-selections.js';
+import { EVENT_FIELDS, SEAT_VIEW_FIELDS } from '../../../../test/graphql-selections.js';
 
 /** Shared by the game, move and scoring tests: players, games started directly, and a move picker. */
 
@@ -55,44 +55,10 @@ export const MAKE_MOVE = `mutation($input: MakeMoveInput!) {
   makeMove(input: $input) { gameId version status events { ${EVENT_FIELDS} } game { ${SEAT_VIEW_FIELDS} } }
 }`;
 
-/** A small deterministic generator so a failing game can be replayed from its seed. */
-export function rng(seed: number): (n: number) => number {
-  let x = seed >>> 0 || 1;
-  return (n) => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x % n;
-  };
-}
-
-/** A legal move, as MakeMoveInput fields, chosen among what the view offers. */
-export function pickMove(legal: LegalMovesView, random: (n: number) => number): Record<string, unknown> {
-  const pick = <T>(xs: T[]): T => xs[random(xs.length)];
-  switch (legal.kind) {
-    case 'contract':
-      return { kind: 'contract', contract: pick(legal.contracts!) };
-    case 'exchange': {
-      const cards = [...legal.cards!];
-      const k = random(Math.min(legal.maxDiscards!, 3) + 1);
-      const discards: string[] = [];
-      for (let i = 0; i < k; i++) discards.push(cards.splice(random(cards.length), 1)[0]);
-      return { kind: 'exchange', discards };
-    }
-    case 'bid':
-      return { kind: 'bid', bid: pick(legal.bids!) };
-    case 'discard':
-      return { kind: 'discard', cards: legal.cards!.slice(0, legal.count!) };
-    case 'trump':
-      return { kind: 'trump', suit: pick(legal.suits!) };
-    case 'play':
-      return { kind: 'play', card: pick(legal.cards!) };
-    default:
-      throw new Error(`unknown legal move kind ${legal.kind}`);
-  }
-}
+// The one seeded random player, shared with the end-to-end tests and the benchmark: a game
+// replays from its seed, and every move is chosen among what the view offers.
+import { chooseMove as pickMove, seededChance as rng } from '../../bench/game-client/index.js';
+export { pickMove, rng };
 
 export const TURN_QUERY = `query($id: ID!) {
   game(id: $id) { version status view { toMove legalMoves { kind seat contracts cards maxDiscards count bids suits } } }

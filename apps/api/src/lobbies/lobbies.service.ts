@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { makeRules } from '@mizerka/rules';
 import { badInput, conflict, DomainError, forbidden, notFound } from '../common/errors.js';
 import { GamesService } from '../games/index.js';
+import { Outbox } from '../outbox/outbox.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { DEFAULT_PAGE, type CreateLobbyInput, type JoinLobbyInput, type ListLobbiesArgs } from './dto/lobby.inputs.js';
@@ -39,6 +40,7 @@ export class LobbiesService {
   constructor(
     private readonly prisma: PrismaService,
     private readonly games: GamesService,
+    private readonly outbox: Outbox,
   ) {}
 
   /** A new lobby; the caller is its host and sits down at `seat` (default 0). */
@@ -240,7 +242,10 @@ export class LobbiesService {
         });
         await this.startGame(tx, lobby.id);
         return this.view(tx, lobby.id);
-      }, TX_OPTIONS),
+      }, TX_OPTIONS).then((lobby) => {
+        this.outbox.kick(); // the new game's first turn, now committed
+        return lobby;
+      }),
     );
   }
 
@@ -257,13 +262,15 @@ export class LobbiesService {
   /** Runs `change` with the lobby's row locked, then answers the lobby as it is after it. */
   private async inLobby(lobbyId: string, change: (tx: Tx, lobby: LobbyRow) => Promise<void>): Promise<Lobby> {
     try {
-      return await this.prisma.$transaction(async (tx) => {
+      const changed = await this.prisma.$transaction(async (tx) => {
         const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM lobbies WHERE id = ${lobbyId}::uuid FOR UPDATE`;
         if (locked.length === 0) throw notFound('Lobby');
         const lobby = await tx.lobby.findUniqueOrThrow({ where: { id: lobbyId }, select: LOBBY });
         await change(tx, lobby);
         return this.view(tx, lobbyId);
       }, TX_OPTIONS);
+      if (changed.status === LobbyStatus.started) this.outbox.kick(); // the game's first turn, now committed
+      return changed;
     } catch (error) {
       throw asConflict(error);
     }

@@ -27,6 +27,7 @@ import {
   type LogEntry,
   type StoredGame,
 } from '../games/index.js';
+import { Outbox } from '../outbox/outbox.js';
 import type { Actor } from './actors.js';
 import { GameCache } from './game-cache.js';
 import { seatlessMove, type MoveInput, type SeatlessMove } from './move-input.js';
@@ -45,7 +46,7 @@ export interface MoveOptions {
 /**
  * The move path. Every actor goes through `submit`: decide on the game as last known (the cache,
  * else one read), apply the rules, plan the write (log entries, the next deal, the deadline, the
- * outbox job), write it in one guarded statement, then tell followers. A refusal decided on a
+ * outbox job), write it in one guarded statement, then tell followers and the outbox's relay. A refusal decided on a
  * cached state may be the cache's fault, so only a refusal on a fresh read is final; refusing
  * writes nothing, so deciding twice is safe.
  */
@@ -55,6 +56,7 @@ export class MovesService {
     private readonly store: GameStore,
     private readonly cache: GameCache,
     private readonly bus: GameLogBus,
+    private readonly outbox: Outbox,
   ) {}
 
   makeMove(player: AuthenticatedPlayer, gameId: string, input: MoveInput & MoveOptions): Promise<MoveResult> {
@@ -104,6 +106,7 @@ export class MovesService {
     const status = phase(write.state) === 'over' ? 'finished' : 'active';
     this.cache.remember(gameId, { status, version, state: write.state, seats: game.seats });
     this.bus.published(gameId, version); // after the commit: followers read what is now durable
+    if (write.outbox) this.outbox.kick();
 
     // The system acts for a seat but is not that seat's player: it gets the spectator's view.
     const viewer = actor.kind === 'system' ? null : decided.seat;

@@ -1,6 +1,7 @@
 import { placesOf, replay, type GameRecord } from '@mizerka/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
+import { loadConfig } from '../config/app-config.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY, type TestPlayer } from '../games/games.test-kit.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { MovesService } from './moves.service.js';
@@ -10,7 +11,7 @@ import { MovesService } from './moves.service.js';
 let t: TestApp;
 let prisma: PrismaService;
 beforeAll(async () => {
-  t = await startTestApp({ jobs: { worker: false, concurrency: 1, pollMs: 1000 } });
+  t = await startTestApp({ jobs: { ...loadConfig({}).jobs, worker: false } });
   prisma = t.app.get(PrismaService);
 });
 afterAll(async () => {

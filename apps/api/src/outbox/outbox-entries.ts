@@ -21,16 +21,15 @@ export interface OutboxJob {
   entries: OutboxEntry[];
 }
 
-/** The job queue's task that carries outbox jobs. */
+/** The job queue's task that carries outbox jobs: its payload is a batch of them, oldest first. */
 export const OUTBOX_TASK = 'game.followUp';
 
-/** The schema the job queue (graphile-worker) keeps its tables and functions in. */
-export const JOB_QUEUE_SCHEMA = 'graphile_worker';
-
 /**
- * An expression that queues the job when evaluated: use it in a CTE that selects from the
- * guarded UPDATE, so that a write that lost its race queues nothing.
+ * Writes the job into the outbox table: use it in a data-modifying CTE that selects from the
+ * guarded UPDATE, so that a write that lost its race writes nothing. A plain insert, so the move's
+ * commit takes no lock beyond its own rows (a NOTIFY would serialise every commit).
  */
-export function addOutboxJobSql(job: OutboxJob): Prisma.Sql {
-  return Prisma.sql`${Prisma.raw(JOB_QUEUE_SCHEMA)}.add_job(${OUTBOX_TASK}::text, ${JSON.stringify(job)}::json)`;
+export function insertOutboxSql(job: OutboxJob, from: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`INSERT INTO outbox (game_id, seq, entries)
+    SELECT ${job.gameId}::uuid, ${job.seq}::int, ${JSON.stringify(job.entries)}::jsonb FROM ${from}`;
 }

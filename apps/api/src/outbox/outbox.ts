@@ -3,21 +3,36 @@ import { ConfigService } from '@nestjs/config';
 import { run, type Runner } from 'graphile-worker';
 import pg from 'pg';
 import type { AppConfig } from '../config/app-config.js';
+import { JOB_QUEUE_SCHEMA, jobQueueLogger } from '../database/job-queue.js';
 import { DATABASE_URL } from '../prisma/database-url.js';
-import { jobQueueLogger } from './job-queue.js';
-import { JOB_QUEUE_SCHEMA, OUTBOX_TASK, type OutboxEntry, type OutboxEntryType, type OutboxJob } from './outbox-entries.js';
+import { OUTBOX_TASK, type OutboxEntry, type OutboxEntryType, type OutboxJob } from './outbox-entries.js';
 
-/** Does what one kind of entry asks; must be idempotent (an entry may be delivered twice). */
-export type OutboxConsumer<T extends OutboxEntryType = OutboxEntryType> = (
-  entry: Extract<OutboxEntry, { type: T }>,
-  job: { gameId: string; seq: number },
-) => Promise<void>;
+/** One entry with the write it came from. */
+export interface OutboxItem<T extends OutboxEntryType = OutboxEntryType> {
+  entry: Extract<OutboxEntry, { type: T }>;
+  gameId: string;
+  seq: number;
+}
 
 /**
- * The consuming side of the transactional outbox. Moves queue one job per commit (in the same
- * statement); the job queue (graphile-worker) hands each job to one worker on any instance,
- * after the commit, and retries it with backoff when a consumer fails, so a crash between the
- * commit and the work loses nothing. Feature modules register their consumers at start-up.
+ * Does what entries of one kind ask, for a batch of them in commit order (so that a consumer can
+ * write them in one statement). Must be idempotent: a batch may be delivered again.
+ */
+export type OutboxConsumer<T extends OutboxEntryType = OutboxEntryType> = (items: OutboxItem<T>[]) => Promise<void>;
+
+/** Outbox rows moved into the job queue by one relay transaction, at most. */
+const RELAY_BATCH = 500;
+
+/**
+ * The consuming side of the transactional outbox. A move writes its follow-ups into the `outbox`
+ * table in its own statement. The relay then moves committed rows into the job queue
+ * (graphile-worker) in batches: one transaction deletes up to RELAY_BATCH rows and adds them as
+ * one job, so each row becomes work exactly once, and the queue's NOTIFY (a lock every commit
+ * would wait on) happens once per batch, not once per move. The instance that committed a move
+ * relays at once; every instance also sweeps on a timer, which picks up rows left by an instance
+ * that crashed between its commit and its relay. The queue hands each job to one worker on any
+ * instance and retries it with backoff when a consumer fails. Feature modules register their
+ * consumers at start-up.
  */
 @Injectable()
 export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -25,41 +40,102 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly consumers = new Map<OutboxEntryType, { name: string; consume: OutboxConsumer }[]>();
   private runner: Runner | null = null;
   private pool: pg.Pool | null = null;
+  private sweep: NodeJS.Timeout | null = null;
+  /** The relay in flight, and whether another was asked for meanwhile. */
+  private relaying: Promise<void> | null = null;
+  private relayAgain = false;
+  private relayTimer: NodeJS.Timeout | null = null;
 
   constructor(
     @Inject(DATABASE_URL) private readonly databaseUrl: string,
     private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
-  /** Registers `consume` for entries of `type`; call it from a module's constructor or onModuleInit. */
+  /** Registers `consume` for entries of `type`; call it from a module's onModuleInit. */
   consume<T extends OutboxEntryType>(type: T, name: string, consume: OutboxConsumer<T>): void {
     const list = this.consumers.get(type) ?? [];
     list.push({ name, consume: consume as unknown as OutboxConsumer });
     this.consumers.set(type, list);
   }
 
-  /** Runs every consumer of every entry of the job; one that throws fails the job, which is retried whole. */
-  async process(job: OutboxJob): Promise<void> {
-    for (const entry of job.entries) {
-      for (const { name, consume } of this.consumers.get(entry.type) ?? []) {
+  /** Runs every consumer on its entries of the jobs; one that throws fails the whole batch, which is retried. */
+  async process(jobs: OutboxJob[]): Promise<void> {
+    const byType = new Map<OutboxEntryType, OutboxItem[]>();
+    for (const { gameId, seq, entries } of jobs) {
+      for (const entry of entries) {
+        const items = byType.get(entry.type) ?? [];
+        items.push({ entry, gameId, seq } as OutboxItem);
+        byType.set(entry.type, items);
+      }
+    }
+    for (const [type, items] of byType) {
+      for (const { name, consume } of this.consumers.get(type) ?? []) {
         try {
-          await consume(entry, { gameId: job.gameId, seq: job.seq });
+          await consume(items);
         } catch (error) {
-          this.log.warn(`consumer ${name} failed on ${entry.type} of game ${job.gameId} seq ${job.seq}: ${String(error)}`);
+          this.log.warn(`consumer ${name} failed on ${items.length} ${type} entries: ${String(error)}`);
           throw error;
         }
       }
     }
   }
 
+  /**
+   * Something was just committed to the outbox: relay it soon. Cheap to call often: the first
+   * call waits JOB_RELAY_DELAY_MS so that the rows of many moves go in one job, and relays never
+   * overlap (a call during one runs another after it).
+   */
+  kick(): void {
+    if (!this.pool) return; // this instance works no jobs; another's sweep relays them
+    if (this.relaying || this.relayTimer) {
+      this.relayAgain = this.relaying !== null;
+      return;
+    }
+    this.relayTimer = setTimeout(() => {
+      this.relayTimer = null;
+      this.relaying = this.relayAll().finally(() => {
+        this.relaying = null;
+        if (this.relayAgain) {
+          this.relayAgain = false;
+          this.kick();
+        }
+      });
+    }, this.config.get('jobs', { infer: true }).relayDelayMs);
+  }
+
+  /** Moves committed outbox rows into the job queue until none is left. */
+  private async relayAll(): Promise<void> {
+    try {
+      while (this.pool && (await this.relayBatch(this.pool)) === RELAY_BATCH);
+    } catch (error) {
+      this.log.warn(`relaying the outbox: ${String(error)}`); // the rows stay; the sweep tries again
+    }
+  }
+
+  private async relayBatch(pool: pg.Pool): Promise<number> {
+    const { rows } = await pool.query<{ relayed: number }>(
+      `WITH batch AS (
+         DELETE FROM outbox WHERE id IN (SELECT id FROM outbox ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING id, game_id, seq, entries),
+       job AS (
+         SELECT ${JOB_QUEUE_SCHEMA}.add_job($1::text,
+                  json_agg(json_build_object('gameId', game_id, 'seq', seq, 'entries', entries) ORDER BY id))
+           FROM batch HAVING count(*) > 0)
+       SELECT (SELECT count(*) FROM batch)::int AS relayed, (SELECT count(*) FROM job)::int AS jobs`,
+      [OUTBOX_TASK, RELAY_BATCH],
+    );
+    return rows[0]?.relayed ?? 0;
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     const settings = this.config.get('jobs', { infer: true });
-    if (!settings.worker) return; // this instance only queues; others work
+    if (!settings.worker) return; // this instance only writes the outbox; others relay and work
     this.pool = new pg.Pool({
       connectionString: this.databaseUrl,
-      max: settings.concurrency + 2, // the jobs, LISTEN, and the queue's own bookkeeping
+      max: settings.concurrency + 3, // the jobs, LISTEN, the relay and the queue's own bookkeeping
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
+      query_timeout: 30_000,
     });
     this.pool.on('error', (error) => this.log.warn(`job queue connection: ${error.message}`));
     this.runner = await run({
@@ -71,15 +147,27 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
       logger: jobQueueLogger((level, message) => {
         if (level === 'error' || level === 'warning') this.log.warn(message);
       }),
-      taskList: { [OUTBOX_TASK]: (payload) => this.process(payload as OutboxJob) },
+      taskList: { [OUTBOX_TASK]: (payload) => this.process(payload as OutboxJob[]) },
+      // Fetch jobs in batches and mark them done in batches: fewer transactions than jobs.
+      preset: {
+        worker: { localQueue: settings.batch > 1 ? { size: settings.batch } : undefined, completeJobBatchDelay: settings.batchDelayMs },
+      },
     });
+    this.sweep = setInterval(() => this.kick(), settings.pollMs).unref();
+    this.kick(); // what was left while no instance ran
   }
 
   async onApplicationShutdown(): Promise<void> {
+    if (this.sweep) clearInterval(this.sweep);
+    this.sweep = null;
+    if (this.relayTimer) clearTimeout(this.relayTimer);
+    this.relayTimer = null;
+    await this.relaying;
     const runner = this.runner;
     this.runner = null;
     await runner?.stop().catch((error: unknown) => this.log.warn(`stopping the job queue: ${String(error)}`));
-    await this.pool?.end().catch(() => undefined);
+    const pool = this.pool;
     this.pool = null;
+    await pool?.end().catch(() => undefined);
   }
 }

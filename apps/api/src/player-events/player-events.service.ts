@@ -1,6 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Outbox } from '../outbox/outbox.js';
-import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
 /** A row of a player's own feed: what concerns them, in the order it happened. */
@@ -27,19 +26,34 @@ export class PlayerEventsService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.outbox.consume('turnBegan', 'player-events', async (entry, { gameId, seq }) => {
-      await this.add([{ playerId: entry.playerId, type: 'yourTurn', gameId, seq, payload: { seat: entry.seat, deadline: entry.deadline } }]);
-    });
-    this.outbox.consume('gameFinished', 'player-events', async (entry, { gameId, seq }) => {
-      const seats = await this.prisma.gameSeat.findMany({ where: { gameId }, select: { seat: true, playerId: true } });
-      await this.add(
-        seats.map(({ seat, playerId }) => ({
-          playerId,
-          type: 'gameFinished',
+    this.outbox.consume('turnBegan', 'player-events', (items) =>
+      this.add(
+        items.map(({ entry, gameId, seq }) => ({
+          playerId: entry.playerId,
+          type: 'yourTurn',
           gameId,
           seq,
-          payload: { seat, place: entry.places[seat], totals: entry.totals, winners: entry.winners, end: entry.end },
+          payload: { seat: entry.seat, deadline: entry.deadline },
         })),
+      ),
+    );
+    this.outbox.consume('gameFinished', 'player-events', async (items) => {
+      const seats = await this.prisma.gameSeat.findMany({
+        where: { gameId: { in: items.map((i) => i.gameId) } },
+        select: { gameId: true, seat: true, playerId: true },
+      });
+      await this.add(
+        items.flatMap(({ entry, gameId, seq }) =>
+          seats
+            .filter((s) => s.gameId === gameId)
+            .map(({ seat, playerId }) => ({
+              playerId,
+              type: 'gameFinished',
+              gameId,
+              seq,
+              payload: { seat, place: entry.places[seat], totals: entry.totals, winners: entry.winners, end: entry.end },
+            })),
+        ),
       );
     });
   }
@@ -54,11 +68,14 @@ export class PlayerEventsService implements OnModuleInit {
     });
   }
 
+  /** One statement for the whole batch (the rows go as one JSON parameter); a row already there is skipped. */
   private async add(rows: { playerId: string; type: string; gameId: string; seq: number; payload: object }[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.prisma.playerEvent.createMany({
-      data: rows.map((r) => ({ ...r, payload: r.payload as Prisma.InputJsonObject })),
-      skipDuplicates: true, // a redelivered job
-    });
+    await this.prisma.$executeRaw`
+      INSERT INTO player_events (player_id, type, game_id, seq, payload)
+      SELECT r."playerId", r.type, r."gameId", r.seq, r.payload
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+             AS r("playerId" uuid, type varchar, "gameId" uuid, seq int, payload jsonb)
+      ON CONFLICT (player_id, game_id, seq, type) DO NOTHING`;
   }
 }

@@ -20,6 +20,17 @@ CREATE TABLE "player_events" (
     CONSTRAINT "player_events_pkey" PRIMARY KEY ("id")
 );
 
+-- CreateTable
+CREATE TABLE "outbox" (
+    "id" BIGSERIAL NOT NULL,
+    "game_id" UUID NOT NULL,
+    "seq" INTEGER NOT NULL,
+    "entries" JSONB NOT NULL,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "outbox_pkey" PRIMARY KEY ("id")
+);
+
 -- CreateIndex
 CREATE INDEX "player_events_player_id_id_idx" ON "player_events"("player_id", "id");
 

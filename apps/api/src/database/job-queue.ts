@@ -1,5 +1,8 @@
 import { Logger, runMigrations, type LogFunctionFactory } from 'graphile-worker';
-import { JOB_QUEUE_SCHEMA } from './outbox-entries.js';
+import { applyMigrations, type ApplyMigrationsResult } from './migrations.js';
+
+/** The schema the job queue (graphile-worker) keeps its tables and functions in. */
+export const JOB_QUEUE_SCHEMA = 'graphile_worker';
 
 /**
  * Installs or upgrades the job queue's own schema (graphile-worker keeps its migrations in
@@ -14,4 +17,14 @@ export async function installJobQueue(databaseUrl: string): Promise<void> {
 export function jobQueueLogger(log?: (level: string, message: string, meta?: unknown) => void): Logger {
   const factory: LogFunctionFactory = () => (level, message, meta) => log?.(level, message, meta);
   return new Logger(factory);
+}
+
+/**
+ * Everything a database needs before the server uses it: the committed migrations, then the job
+ * queue's schema. main.ts, `npm run db:migrate`, the tests and the benchmark all go through here.
+ */
+export async function prepareDatabase(databaseUrl: string): Promise<ApplyMigrationsResult> {
+  const result = await applyMigrations(databaseUrl);
+  await installJobQueue(databaseUrl);
+  return result;
 }
