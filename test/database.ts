@@ -1,7 +1,9 @@
 // Per-test-file databases, copied from the migrated template that test/global-setup.ts prepares.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { inject } from 'vitest';
+import { withClient } from '../apps/api/src/database/with-client.js';
+
+export { withClient };
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,17 +23,6 @@ export function withDatabase(url: string, database: string): string {
 
 export function templateDatabaseName(prefix: string): string {
   return `${prefix}template`;
-}
-
-/** Runs `use` on a short-lived connection; pg would otherwise wait forever on a stuck server. */
-export async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, query_timeout: 60_000 });
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /**

@@ -7,10 +7,13 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { prepareDatabase } from '../src/database/job-queue.js';
 import { interrupted, log, onCleanUp } from './lifecycle.js';
 import { cpuPerOp, summarise, type LatencySummary, type PgCounters, type Probe, type Probes } from './measure.js';
+import pg from 'pg';
+import { withClient } from '../src/database/with-client.js';
+
+export { withClient };
 
 export interface Database {
   url: string;
@@ -23,15 +26,6 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-export async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, query_timeout: 60_000 });
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A database for the run, migrated; what it is, for the report. Removed by the clean-up. */
 export async function startDatabase(): Promise<Database> {

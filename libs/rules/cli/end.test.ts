@@ -1,35 +1,7 @@
 // `mizerka replay` with a record that ends early (docs/rules.md, "Games that end early").
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { mustRules, scriptBiddingDeal } from '../test-kit/index.js';
-import { main } from './main.js';
-
-const dir = mkdtempSync(join(tmpdir(), 'mizerka-cli-end-'));
-
-function file(name: string, content: unknown): string {
-  const path = join(dir, name);
-  writeFileSync(path, JSON.stringify(content));
-  return path;
-}
-
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((out += String(chunk)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((err += String(chunk)), true));
-  process.exitCode = undefined;
-  try {
-    await main(argv);
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = undefined;
-  return { code, out, err };
-}
+import { file, run } from './cli.test-kit.js';
 
 afterEach(() => {
   process.exitCode = undefined;

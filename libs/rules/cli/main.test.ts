@@ -1,35 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { buildDeck, cardName } from '../src/index.js';
 import { rulesOf } from '../src/test-support.js';
-import { main } from './main.js';
-
-const dir = mkdtempSync(join(tmpdir(), 'mizerka-cli-'));
-
-function file(name: string, content: unknown): string {
-  const path = join(dir, name);
-  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
-  return path;
-}
-
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((out += String(chunk)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((err += String(chunk)), true));
-  process.exitCode = undefined;
-  try {
-    await main(argv);
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = undefined;
-  return { code, out, err };
-}
+import { file, run } from './cli.test-kit.js';
 
 afterEach(() => {
   process.exitCode = undefined;
@@ -84,6 +56,6 @@ describe('mizerka replay', () => {
     expect((await run('replay')).code).toBe(2);
     expect((await run('replay', 'a', 'b')).code).toBe(2);
     expect((await run('play', 'x')).code).toBe(2);
-    expect((await run('replay', join(dir, 'missing.json'))).code).toBe(2);
+    expect((await run('replay', '/nonexistent/mizerka/missing.json')).code).toBe(2);
   });
 });

@@ -12,7 +12,7 @@ export const SEAT_VIEW_FIELDS = `
   currentTrick { leader cards { seat card } winner }
   lastTrick { leader cards { seat card } winner }
   tricks dealScores { deal dealer tricks scores contract declarer bid trump }
-  totals over winners
+  totals over winners end { seat reason }
 `;
 
 /** makeMove's default selection: the new version and status, the events in short, the mover's view. */

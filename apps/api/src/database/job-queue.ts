@@ -1,4 +1,5 @@
 import { Logger, runMigrations, type LogFunctionFactory } from 'graphile-worker';
+import pg from 'pg';
 import { applyMigrations, type ApplyMigrationsResult } from './migrations.js';
 
 /** The schema the job queue (graphile-worker) keeps its tables and functions in. */
@@ -10,7 +11,17 @@ export const JOB_QUEUE_SCHEMA = 'graphile_worker';
  * the move statement calls `graphile_worker.add_job`.
  */
 export async function installJobQueue(databaseUrl: string): Promise<void> {
-  await runMigrations({ connectionString: databaseUrl, schema: JOB_QUEUE_SCHEMA, logger: jobQueueLogger() });
+  // Our own pool, ended before we return: given a URL, graphile-worker ends its pool without
+  // waiting, and a connection still open then fails later (e.g. when the server stops).
+  const pgPool = new pg.Pool({ connectionString: databaseUrl, max: 1, connectionTimeoutMillis: 10_000 });
+  // A connection dropped by the server: the migration fails or has finished; nothing else to do.
+  pgPool.on('error', () => undefined);
+  pgPool.on('connect', (client) => client.on('error', () => undefined));
+  try {
+    await runMigrations({ pgPool, schema: JOB_QUEUE_SCHEMA, logger: jobQueueLogger() });
+  } finally {
+    await pgPool.end();
+  }
 }
 
 /** graphile-worker logs to the console by default; route it through `log`, or drop it. */

@@ -46,9 +46,9 @@ export interface MoveOptions {
 /**
  * The move path. Every actor goes through `submit`: decide on the game as last known (the cache,
  * else one read), apply the rules, plan the write (log entries, the next deal, the deadline, the
- * outbox job), write it in one guarded statement, then tell followers and the outbox's relay. A refusal decided on a
- * cached state may be the cache's fault, so only a refusal on a fresh read is final; refusing
- * writes nothing, so deciding twice is safe.
+ * outbox entry), write it in one guarded statement, then tell followers and the outbox's relay.
+ * A refusal decided on a cached state may be the cache's fault, so only a refusal on a fresh read
+ * is final; refusing writes nothing, so deciding twice is safe.
  */
 @Injectable()
 export class MovesService {

@@ -137,7 +137,9 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
       idleTimeoutMillis: 30_000,
       query_timeout: 30_000,
     });
+    // An idle or a checked-out connection that breaks must not bring the process down.
     this.pool.on('error', (error) => this.log.warn(`job queue connection: ${error.message}`));
+    this.pool.on('connect', (client) => client.on('error', (error) => this.log.warn(`job queue connection: ${error.message}`)));
     this.runner = await run({
       pgPool: this.pool,
       schema: JOB_QUEUE_SCHEMA,

@@ -1,7 +1,8 @@
-import { Field, ID, InputType, Int } from '@nestjs/graphql';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Min } from 'class-validator';
+import { Field, ID, InputType } from '@nestjs/graphql';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, Matches } from 'class-validator';
 import type { Bid, Contract, Suit } from '@mizerka/rules';
 import { Prop } from '../../common/model-field.js';
+import { MoveOptionsBody } from './move-options.input.js';
 import { BidEnum, CARD_PATTERN, ContractEnum, MoveKindEnum, type MoveKind, SuitEnum } from '../../games/index.js';
 
 const CARD_MESSAGE = 'a card is written rank then suit, e.g. "AS", "TD", "7C"';
@@ -11,7 +12,7 @@ const CARD_MESSAGE = 'a card is written rank then suit, e.g. "AS", "TD", "7C"';
  * The seat is the caller's; the body of POST /api/v1/games/:id/moves.
  */
 @InputType({ isAbstract: true })
-export class MoveBody {
+export class MoveBody extends MoveOptionsBody {
   @Prop(() => MoveKindEnum, { enumRef: true })
   @IsIn(Object.values(MoveKindEnum))
   kind!: MoveKind;
@@ -50,27 +51,6 @@ export class MoveBody {
   @IsString()
   @Matches(CARD_PATTERN, { message: CARD_MESSAGE })
   card?: string;
-
-  @Prop(() => Int, {
-    optional: true,
-    description: 'The game version the move was chosen at; CONFLICT if it is no longer current',
-    api: { minimum: 0 },
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  expectedVersion?: number;
-
-  @Prop(() => String, {
-    optional: true,
-    description: 'Retrying with the same key returns the first result instead of moving again',
-    // REST has its own word on the key: the header
-    api: { minLength: 1, maxLength: 128, description: 'May also be sent as the Idempotency-Key header' },
-  })
-  @IsOptional()
-  @IsString()
-  @Length(1, 128)
-  idempotencyKey?: string;
 }
 
 @InputType({ description: 'A move in a game: kind plus the field that kind needs' })
