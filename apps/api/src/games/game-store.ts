@@ -28,10 +28,19 @@ export interface StoredGame {
   seats: string[];
 }
 
-/** A read for one caller: also their seat, and the seq of their earlier move under the same idempotency key. */
+/** What an earlier request under the same idempotency key wrote: its entry, and what was answered then. */
+export interface EarlierRequest {
+  seq: number;
+  /** SHA-256 of that request; null for entries written before requests were fingerprinted. */
+  requestHash: string | null;
+  /** The answer given then; null for entries written before answers were kept. */
+  response: unknown;
+}
+
+/** A read for one caller: also their seat, and their earlier request under the same idempotency key. */
 export interface GameRead extends StoredGame {
   seat: number | null;
-  replaySeq: number | null;
+  earlier: EarlierRequest | null;
 }
 
 export type ActorKind = 'player' | 'system' | 'bot';
@@ -53,6 +62,9 @@ export interface LogEntry {
   /** The rules' events, with private cards: readers redact them per seat. */
   events: GameEvent[];
   idempotencyKey: string | null;
+  /** With a key: the request's SHA-256 and the answer to give to every retry. */
+  requestHash: string | null;
+  response: unknown;
 }
 
 /** Everything one accepted move writes, in one statement. */
@@ -87,24 +99,34 @@ export class GameStore {
   /** One round trip: the game row, its seats, `playerId`'s seat and earlier use of `key`. */
   async read(gameId: string, playerId: string | null, key: string | null): Promise<GameRead | null> {
     const rows = await this.prisma.$queryRaw<
-      { status: GameStatusValue; version: number; state: unknown; seat: number | null; replay_seq: number | null; seats: string[] }[]
+      {
+        status: GameStatusValue;
+        version: number;
+        state: unknown;
+        seat: number | null;
+        seats: string[];
+        earlier_seq: number | null;
+        request_hash: string | null;
+        response: unknown;
+      }[]
     >`
       SELECT g.status::text AS status, g.version, g.state, s.seat,
-             (SELECT e.seq FROM game_events e
-               WHERE e.game_id = g.id AND e.player_id = ${playerId}::uuid AND e.idempotency_key = ${key}::varchar) AS replay_seq,
-             (SELECT array_agg(a.player_id::text ORDER BY a.seat) FROM game_seats a WHERE a.game_id = g.id) AS seats
+             (SELECT array_agg(a.player_id::text ORDER BY a.seat) FROM game_seats a WHERE a.game_id = g.id) AS seats,
+             e.seq AS earlier_seq, e.request_hash, e.response
         FROM games g
         LEFT JOIN game_seats s ON s.game_id = g.id AND s.player_id = ${playerId}::uuid
+        LEFT JOIN game_events e
+          ON e.game_id = g.id AND e.player_id = ${playerId}::uuid AND e.idempotency_key = ${key}::varchar
        WHERE g.id = ${gameId}::uuid`;
     const r = rows[0];
     if (!r) return null;
     return {
       status: r.status,
       version: r.version,
-      state: deserializeState(typeof r.state === 'string' ? JSON.parse(r.state) : r.state),
+      state: deserializeState(json(r.state)),
       seat: r.seat,
-      replaySeq: r.replay_seq,
       seats: r.seats ?? [],
+      earlier: r.earlier_seq === null ? null : { seq: r.earlier_seq, requestHash: r.request_hash, response: json(r.response) },
     };
   }
 
@@ -151,10 +173,12 @@ export class GameStore {
     const rows = w.entries.map(
       (e) => Prisma.sql`(${e.seq}::int, ${e.kind}::varchar, ${e.dealIndex}::int, ${e.seat}::smallint, ${e.playerId}::uuid,
         ${e.actor}::varchar, ${e.cause}::varchar, ${e.move === null ? null : JSON.stringify(e.move)}::jsonb,
-        ${JSON.stringify(e.events)}::jsonb, ${e.idempotencyKey}::varchar)`,
+        ${JSON.stringify(e.events)}::jsonb, ${e.idempotencyKey}::varchar,
+        ${e.requestHash}::char(64), ${e.response === null ? null : JSON.stringify(e.response)}::jsonb)`,
     );
     ctes.push(Prisma.sql`e AS (
-      INSERT INTO game_events (game_id, seq, kind, deal_index, seat, player_id, actor, cause, move, events, idempotency_key)
+      INSERT INTO game_events (game_id, seq, kind, deal_index, seat, player_id, actor, cause, move, events, idempotency_key,
+                               request_hash, response)
       SELECT g.id, v.* FROM g, (VALUES ${Prisma.join(rows, ', ')}) AS v)`);
 
     if (trick) {
@@ -202,6 +226,11 @@ export class GameStore {
     }
     return rowsOut[0]?.applied === 1;
   }
+}
+
+/** jsonb as the driver gives it: parsed, or as text. */
+function json(value: unknown): unknown {
+  return typeof value === 'string' ? JSON.parse(value) : value;
 }
 
 function intArray(values: readonly number[]): Prisma.Sql {

@@ -6,7 +6,7 @@ export { eventViews } from './event-views.js';
 export { followUpsOf } from './follow-ups.js';
 export { GameLogBus } from './game-log-bus.js';
 export { gamePlayers, type SeatRow } from './game-players.js';
-export { GameStore, type ActorKind, type GameRead, type GameWrite, type LogEntry, type StoredGame } from './game-store.js';
+export { GameStore, type ActorKind, type EarlierRequest, type GameRead, type GameWrite, type LogEntry, type StoredGame } from './game-store.js';
 export { GamesModule } from './games.module.js';
 export { GamesService, type StartGameInput } from './games.service.js';
 export * from './models/enums.js';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
   apply,
@@ -13,7 +14,7 @@ import {
   type Move,
 } from '@mizerka/rules';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
-import { conflict, DomainError, forbidden, notFound } from '../common/errors.js';
+import { badInput, conflict, DomainError, forbidden, notFound } from '../common/errors.js';
 import { ruleErrorToDomain } from '../common/rule-errors.js';
 import {
   dealFresh,
@@ -21,7 +22,7 @@ import {
   followUpsOf,
   GameLogBus,
   GameStore,
-  type GameEventView,
+  type EarlierRequest,
   type GameRead,
   type GameWrite,
   type LogEntry,
@@ -81,6 +82,7 @@ export class MovesService {
 
   async submit(gameId: string, actor: Actor, action: Action, options: MoveOptions): Promise<MoveResult> {
     const key = options.idempotencyKey ?? null;
+    const request = key === null ? null : fingerprint(action, options);
     const playerId = actor.kind === 'system' ? null : actor.playerId;
     const cached = key === null ? this.cache.get(gameId) : undefined;
     let game: StoredGame;
@@ -90,56 +92,56 @@ export class MovesService {
     } else {
       const read = await this.store.read(gameId, playerId, key);
       if (!read) throw notFound('Game');
-      if (read.replaySeq !== null) return this.replayed(gameId, read, read.replaySeq);
+      if (read.earlier) return this.answeredBefore(gameId, read, read.earlier, request);
       game = { status: read.status, version: read.version, state: read.state, seats: read.seats };
       this.cache.remember(gameId, game);
       decided = decide(game, actor, action, options);
       if (!decided.ok) throw decided.error;
     }
 
-    const write = plan(gameId, game, actor, decided, key);
+    const { write, result } = plan(gameId, game, actor, decided, key, request);
     if (!(await this.store.write(write))) {
       this.cache.forget(gameId);
-      return this.lostRace(gameId, playerId, key);
+      return this.lostRace(gameId, playerId, key, request);
     }
-    const version = write.entries[write.entries.length - 1].seq;
-    const status = phase(write.state) === 'over' ? 'finished' : 'active';
-    this.cache.remember(gameId, { status, version, state: write.state, seats: game.seats });
-    this.bus.published(gameId, version); // after the commit: followers read what is now durable
+    this.cache.remember(gameId, { status: result.status, version: result.version, state: write.state, seats: game.seats });
+    this.bus.published(gameId, result.version); // after the commit: followers read what is now durable
     if (write.outbox) this.outbox.kick();
-
-    // The system acts for a seat but is not that seat's player: it gets the spectator's view.
-    const viewer = actor.kind === 'system' ? null : decided.seat;
-    return {
-      gameId,
-      version,
-      status,
-      events: write.entries.flatMap((e) => eventViews(e.seq, e.events, viewer)),
-      game: view(write.state, viewer),
-    };
+    return result;
   }
 
   /**
    * The version moved under us. A request with an idempotency key may have lost to its own twin:
    * then the twin's result is the answer. Otherwise CONFLICT with the version now current.
    */
-  private async lostRace(gameId: string, playerId: string | null, key: string | null): Promise<MoveResult> {
+  private async lostRace(gameId: string, playerId: string | null, key: string | null, request: string | null): Promise<MoveResult> {
     const read = await this.store.read(gameId, playerId, key);
     if (!read) throw notFound('Game');
-    if (read.replaySeq !== null) return this.replayed(gameId, read, read.replaySeq);
+    if (read.earlier) return this.answeredBefore(gameId, read, read.earlier, request);
     throw conflict(`Another move was made first; the game is now at version ${read.version}`, { version: read.version });
   }
 
-  /** The first result of a move made under the same idempotency key: its entry and a deal it dealt. */
-  private async replayed(gameId: string, read: GameRead, seq: number): Promise<MoveResult> {
-    const entries = await this.store.entriesFrom(gameId, seq);
-    const seat = entries.find((e) => e.seq === seq)?.seat ?? null;
-    const events: GameEventView[] = entries.flatMap((e) => eventViews(e.seq, e.events, seat));
+  /**
+   * A retry under an idempotency key: exactly the answer given the first time (the same version,
+   * the same view as then), provided it is the same request; a key reused for another request is
+   * the client's mistake.
+   */
+  private async answeredBefore(gameId: string, read: GameRead, earlier: EarlierRequest, request: string | null): Promise<MoveResult> {
+    if (earlier.requestHash !== null && earlier.requestHash !== request) {
+      throw badInput('This idempotency key was already used for a different request; use a new key for a new request', {
+        field: 'idempotencyKey',
+        reason: 'idempotency-key-reused',
+      });
+    }
+    if (earlier.response !== null) return earlier.response as MoveResult;
+    // Entries written before answers were kept: rebuild what can be (the view is today's).
+    const entries = await this.store.entriesFrom(gameId, earlier.seq);
+    const seat = entries.find((e) => e.seq === earlier.seq)?.seat ?? null;
     return {
       gameId,
-      version: entries[entries.length - 1]?.seq ?? seq,
+      version: entries[entries.length - 1]?.seq ?? earlier.seq,
       status: read.status,
-      events,
+      events: entries.flatMap((e) => eventViews(e.seq, e.events, seat)),
       game: view(read.state, seat),
     };
   }
@@ -175,8 +177,15 @@ function decide(game: StoredGame, actor: Actor, action: Action, options: MoveOpt
   return { ok: true, seat, move, ...applied.value };
 }
 
-/** Everything the accepted action writes: its log entry, a deal dealt after it, the deadline and what follows. */
-function plan(gameId: string, game: StoredGame, actor: Actor, decided: Extract<Decision, { ok: true }>, key: string | null): GameWrite {
+/** Everything the accepted action writes (its log entry, a deal dealt after it, the deadline and what follows), and the answer. */
+function plan(
+  gameId: string,
+  game: StoredGame,
+  actor: Actor,
+  decided: Extract<Decision, { ok: true }>,
+  key: string | null,
+  request: string | null,
+): { write: GameWrite; result: MoveResult } {
   const { seat, move } = decided;
   const entries: LogEntry[] = [
     {
@@ -190,6 +199,8 @@ function plan(gameId: string, game: StoredGame, actor: Actor, decided: Extract<D
       move: move ? moveToJson(move) : null,
       events: decided.events,
       idempotencyKey: key,
+      requestHash: request,
+      response: null,
     },
   ];
   let state = decided.state;
@@ -208,19 +219,41 @@ function plan(gameId: string, game: StoredGame, actor: Actor, decided: Extract<D
       move: null,
       events: next.events,
       idempotencyKey: null,
+      requestHash: null,
+      response: null,
     });
   }
+  const version = entries[entries.length - 1].seq;
+  // The system acts for a seat but is not that seat's player: it gets the spectator's view.
+  const viewer = actor.kind === 'system' ? null : seat;
+  const result: MoveResult = {
+    gameId,
+    version,
+    status: phase(state) === 'over' ? 'finished' : 'active',
+    events: entries.flatMap((e) => eventViews(e.seq, e.events, viewer)),
+    game: view(state, viewer),
+  };
+  // Kept with the entry, so that a retry gets this very answer, not one made later.
+  if (key !== null) entries[0].response = result;
+
   // Untimed until move clocks exist: their policy sets the deadline here, in the same write.
   const deadline: Date | null = null;
   const followUps = followUpsOf(game.seats, entries.flatMap((e) => e.events), state, deadline);
-  const lastSeq = entries[entries.length - 1].seq;
-  return {
+  const write: GameWrite = {
     gameId,
     readVersion: game.version,
     entries,
     next,
     state,
     deadline,
-    outbox: followUps.length > 0 ? { gameId, seq: lastSeq, entries: followUps } : null,
+    outbox: followUps.length > 0 ? { gameId, seq: version, entries: followUps } : null,
   };
+  return { write, result };
+}
+
+/** The SHA-256 of what a request asks for, so that an idempotency key is bound to one request. */
+function fingerprint(action: Action, options: MoveOptions): string {
+  return createHash('sha256')
+    .update(JSON.stringify({ action, expectedVersion: options.expectedVersion ?? null }))
+    .digest('hex');
 }

@@ -310,17 +310,45 @@ describe('concurrency and idempotency', () => {
 
   it('returns the first result for a retried idempotency key, without moving again', async () => {
     const { version, view, mover } = await moverTurn(id, seated);
-    const input = { gameId: id, ...pickFirst(view.legalMoves), idempotencyKey: 'retry-1' };
+    // With the version it had then, which a retry sends again, stale by then.
+    const input = { gameId: id, ...pickFirst(view.legalMoves), expectedVersion: version, idempotencyKey: 'retry-1' };
     const first = await t.gql(MAKE_MOVE, { input }, mover.token);
     expect(first.errors).toBeUndefined();
     const again = await t.gql(MAKE_MOVE, { input }, mover.token);
     expect(again.errors).toBeUndefined();
-    expect(again.data!.makeMove.version).toBe(first.data!.makeMove.version);
-    expect(again.data!.makeMove.events).toEqual(first.data!.makeMove.events);
-    // Even when the client also sends the version it had then, now stale.
-    const stale = await t.gql(MAKE_MOVE, { input: { ...input, expectedVersion: version } }, mover.token);
-    expect(stale.data!.makeMove.version).toBe(first.data!.makeMove.version);
+    expect(again.data).toEqual(first.data);
     expect(await prisma.gameEvent.count({ where: { gameId: id } })).toBe(first.data!.makeMove.version);
+  });
+
+  it('answers a retry exactly as the first time, even after the game moved on: the same version, the same view', async () => {
+    const { view, mover } = await moverTurn(id, seated);
+    const input = { gameId: id, ...pickFirst(view.legalMoves), idempotencyKey: 'exact-1' };
+    const first = await t.gql(MAKE_MOVE, { input }, mover.token);
+    expect(first.errors).toBeUndefined();
+    // Someone moves after it: the mover's hand and the table change.
+    const next = await moverTurn(id, seated);
+    expect((await t.gql(MAKE_MOVE, { input: { gameId: id, ...pickFirst(next.view.legalMoves) } }, next.mover.token)).errors).toBeUndefined();
+    const retry = await t.gql(MAKE_MOVE, { input }, mover.token);
+    expect(retry.errors).toBeUndefined();
+    expect(retry.data).toEqual(first.data);
+    const rest = await t.rest('POST', `/api/v1/games/${id}/moves`, { ...input, gameId: undefined }, mover.token);
+    expect(rest.status).toBe(200);
+    expect(rest.body.version).toBe(first.data!.makeMove.version);
+    expect(rest.body.game.hand).toEqual(first.data!.makeMove.game.hand);
+  });
+
+  it('refuses a key reused for a different request, and moves nothing', async () => {
+    const { view, mover } = await moverTurn(id, seated);
+    const input = { gameId: id, ...pickFirst(view.legalMoves), idempotencyKey: 'reused-1' };
+    const first = await t.gql(MAKE_MOVE, { input }, mover.token);
+    expect(first.errors).toBeUndefined();
+    const after = (await turn(id)).version;
+    const other = await t.gql(MAKE_MOVE, { input: { ...input, expectedVersion: after } }, mover.token);
+    expect(other.errors?.[0].extensions).toMatchObject({ code: 'BAD_INPUT', field: 'idempotencyKey', reason: 'idempotency-key-reused' });
+    const different = await t.rest('POST', `/api/v1/games/${id}/resign`, { idempotencyKey: 'reused-1' }, mover.token);
+    expect(different.status).toBe(400);
+    expect(different.body).toMatchObject({ code: 'BAD_INPUT', reason: 'idempotency-key-reused' });
+    expect((await turn(id)).version).toBe(after);
   });
 
   it('returns one result to two identical requests that race', async () => {

@@ -117,6 +117,8 @@ describe('outbox entries', () => {
           move: { seat: 0, bid: 'pass' },
           events: [],
           idempotencyKey: null,
+          requestHash: null,
+          response: null,
         },
       ],
       next: null,
