@@ -46,11 +46,12 @@ const REMOVE = `mutation($id: ID!, $player: ID!) { removeFromLobby(lobbyId: $id,
 const START = `mutation($id: ID!) { startLobby(lobbyId: $id) { ${LOBBY_FIELDS} } }`;
 const PLAY_AGAIN = `mutation($id: ID!) { playAgain(gameId: $id) { ${LOBBY_FIELDS} } }`;
 const LOBBY = `query($id: ID!) { lobby(id: $id) { ${LOBBY_FIELDS} } }`;
-const CREATE_TOKEN = `mutation($name: String!) { createApiToken(input: { name: $name }) { token apiToken { id name revokedAt } } }`;
+// A full-access token: managing tokens needs the admin scope, which a new token has only when asked for.
+const CREATE_TOKEN = `mutation($name: String!) { createApiToken(input: { name: $name, scopes: [admin] }) { token apiToken { id name revokedAt } } }`;
 const REVOKE_TOKEN = `mutation($id: ID!) { revokeApiToken(id: $id) { id revokedAt } }`;
 const ME = `query { me { id name } }`;
-const MY_TOKENS = `query { myApiTokens { id name revokedAt } }`;
-const MY_GAMES = `query { myGames { items { id mySeat myTurn toMove } nextOffset } }`;
+const MY_TOKENS = `query { myApiTokens { tokens { id name revokedAt } } }`;
+const MY_GAMES = `query { myGames { items { id mySeat myTurn toMove } nextCursor hasMore } }`;
 const EVENTS = `query($id: ID!) { gameEvents(gameId: $id) { version entries { seq kind seat } } }`;
 const RECORD = `query($id: ID!) { gameRecord(gameId: $id) { format } }`;
 const SHEET = `query($id: ID!) { scoreSheet(gameId: $id) { status standings { seat total } } }`;
@@ -75,7 +76,7 @@ beforeAll(async () => {
   // A player whose first token is revoked through a second one.
   const R = await register(h, 'ar');
   const second = data(await h.gql(CREATE_TOKEN, { name: 'second' }, R.token), 'createApiToken');
-  const tokens = data(await h.gql(MY_TOKENS, {}, second.token), 'myApiTokens');
+  const tokens = data(await h.gql(MY_TOKENS, {}, second.token), 'myApiTokens').tokens;
   const first = tokens.find((x: any) => x.name === 'default');
   data(await h.gql(REVOKE_TOKEN, { id: first.id }, second.token), 'revokeApiToken');
   revoked = R.token;
@@ -258,7 +259,7 @@ describe('tokens and the caller', () => {
     const P = await register(h, 'at');
     const made = data(await h.gql(CREATE_TOKEN, { name: 'laptop' }, P.token), 'createApiToken');
     expect(data(await h.gql(ME, {}, made.token), 'me').id).toBe(P.id);
-    const list = data(await h.gql(MY_TOKENS, {}, P.token), 'myApiTokens');
+    const list = data(await h.gql(MY_TOKENS, {}, P.token), 'myApiTokens').tokens;
     expect(list.map((x: any) => x.name).sort()).toEqual(['default', 'laptop']);
     // Secrets are never listed.
     expect(JSON.stringify(list)).not.toContain(P.token);
@@ -272,7 +273,7 @@ describe('tokens and the caller', () => {
     data(await h.gql(REVOKE_TOKEN, { id: made.apiToken.id }, P.token), 'revokeApiToken');
     expectCode(await h.gql(ME, {}, made.token), 'UNAUTHENTICATED');
     // A player may revoke the very token they call with; it stops working at once.
-    const mine = data(await h.gql(MY_TOKENS, {}, P.token), 'myApiTokens').find((x: any) => x.name === 'default');
+    const mine = data(await h.gql(MY_TOKENS, {}, P.token), 'myApiTokens').tokens.find((x: any) => x.name === 'default');
     data(await h.gql(REVOKE_TOKEN, { id: mine.id }, P.token), 'revokeApiToken');
     expectCode(await h.gql(ME, {}, P.token), 'UNAUTHENTICATED');
   });

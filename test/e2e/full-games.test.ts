@@ -224,19 +224,25 @@ describe('the event log of a finished game over GraphQL', () => {
     const { gameId } = await seatTable(h, players, 'bidding', { target: 20 });
     const { played } = await playGame(h, players, gameId, { seed: BASE_SEED + 99 });
     const version = played.at(-1)!.result.version;
-    const result = await t.gql(
-      'query($id: ID!) { gameEvents(gameId: $id, after: 0) { gameId version hasMore entries { seq kind seat dealIndex } } }',
-      { id: gameId },
-      players[0].token,
-    );
-    expect(result.errors).toBeUndefined();
-    const log = result.data!.gameEvents;
+    // Page after page (at most 100 entries each), `after` the last seq received.
+    const entries: any[] = [];
+    let log: any;
+    do {
+      const result = await t.gql(
+        'query($id: ID!, $after: Int!) { gameEvents(gameId: $id, after: $after) { gameId version hasMore entries { seq kind seat dealIndex } } }',
+        { id: gameId, after: entries.at(-1)?.seq ?? 0 },
+        players[0].token,
+      );
+      expect(result.errors).toBeUndefined();
+      log = result.data!.gameEvents;
+      expect(log.entries.length).toBeLessThanOrEqual(100);
+      entries.push(...log.entries);
+    } while (log.hasMore);
     expect(log.version).toBe(version);
-    expect(log.hasMore).toBe(false);
-    expect(log.entries.map((e: any) => e.seq)).toEqual(Array.from({ length: version }, (_, i) => i + 1));
-    expect(log.entries.filter((e: any) => e.kind !== 'deal').map((e: any) => e.seat)).toEqual(played.map((m) => m.seat));
-    // Paging with `after` and `limit` gives the same entries.
-    const page = await t.gql('query($id: ID!) { gameEvents(gameId: $id, after: 2, limit: 3) { hasMore entries { seq } } }', { id: gameId });
+    expect(entries.map((e: any) => e.seq)).toEqual(Array.from({ length: version }, (_, i) => i + 1));
+    expect(entries.filter((e: any) => e.kind !== 'deal').map((e: any) => e.seat)).toEqual(played.map((m) => m.seat));
+    // Paging with `after` and `first` gives the same entries.
+    const page = await t.gql('query($id: ID!) { gameEvents(gameId: $id, after: 2, first: 3) { hasMore entries { seq } } }', { id: gameId });
     expect(page.errors).toBeUndefined();
     expect(page.data!.gameEvents.entries.map((e: any) => e.seq)).toEqual([3, 4, 5]);
     expect(page.data!.gameEvents.hasMore).toBe(true);

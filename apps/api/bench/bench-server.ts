@@ -23,6 +23,27 @@ export interface ServerCpu {
   system: number;
 }
 
+/**
+ * The answer to `{ type: 'health' }`, for the soak: memory after a full GC (when the server runs
+ * with --expose-gc) and the resources keeping the event loop alive, by type.
+ */
+export interface ServerHealth {
+  type: 'health';
+  gc: boolean;
+  rssBytes: number;
+  heapUsedBytes: number;
+  resources: Record<string, number>;
+}
+
+function health(): ServerHealth {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const resources: Record<string, number> = {};
+  for (const kind of process.getActiveResourcesInfo()) resources[kind] = (resources[kind] ?? 0) + 1;
+  const memory = process.memoryUsage();
+  return { type: 'health', gc: gc !== undefined, rssBytes: memory.rss, heapUsedBytes: memory.heapUsed, resources };
+}
+
 async function main() {
   const databaseUrl = process.env.BENCH_DATABASE_URL;
   if (!databaseUrl) throw new Error('BENCH_DATABASE_URL is not set (this process is started by api-bench.js)');
@@ -50,6 +71,7 @@ async function main() {
   process.on('message', (message) => {
     const type = (message as { type?: string } | null)?.type;
     if (type === 'stop') void close(0);
+    if (type === 'health') process.send?.(health());
     if (type === 'cpu') {
       const usage: ServerCpu = { type: 'cpu', ...process.cpuUsage() };
       process.send?.(usage);

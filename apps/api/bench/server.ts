@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config/app-config.js';
-import type { ServerCpu, ServerReady } from './bench-server.js';
+import type { ServerCpu, ServerHealth, ServerReady } from './bench-server.js';
 import { onCleanUp } from './lifecycle.js';
 
 export interface Server {
@@ -14,6 +14,8 @@ export interface Server {
   poolSize: number;
   /** CPU time of the server process so far (ms), and its system part; null when it runs in this process. */
   cpuMs(): Promise<{ total: number; system: number } | null>;
+  /** Memory after a GC and live resources of the server process; null when it runs in this process. */
+  health(): Promise<ServerHealth | null>;
 }
 
 export interface ServerOptions {
@@ -26,6 +28,7 @@ export interface ServerOptions {
 
 const READY_TIMEOUT_MS = 60_000;
 const CPU_TIMEOUT_MS = 2_000;
+const HEALTH_TIMEOUT_MS = 20_000; // a full GC of a big heap takes a while
 const STOP_TIMEOUT_MS = 15_000;
 
 export async function startServer(databaseUrl: string, options: ServerOptions): Promise<Server> {
@@ -51,6 +54,7 @@ async function startInProcess(env: NodeJS.ProcessEnv, databaseUrl: string): Prom
     mode: 'in-process (the load generator shares the server’s event loop and CPU)',
     poolSize: config.databasePoolSize,
     cpuMs: async () => null,
+    health: async () => null,
   };
 }
 
@@ -83,27 +87,33 @@ async function startChild(env: NodeJS.ProcessEnv, options: ServerOptions): Promi
       fail(new Error(`the server process exited with code ${code} before it was ready`));
     });
   });
-  const cpuMs = () =>
-    new Promise<{ total: number; system: number } | null>((done) => {
+  /** Asks the server process for one message of `type` and waits for its answer (null on a time-out). */
+  const ask = <T extends { type: string }>(type: T['type'], timeoutMs: number) =>
+    new Promise<T | null>((done) => {
       if (!child.connected) return done(null);
-      const timer = setTimeout(() => finish(null), CPU_TIMEOUT_MS);
+      const timer = setTimeout(() => finish(null), timeoutMs);
       const onMessage = (message: unknown) => {
-        const cpu = message as ServerCpu;
-        if (cpu.type === 'cpu') finish({ total: (cpu.user + cpu.system) / 1000, system: cpu.system / 1000 });
+        if ((message as { type?: string }).type === type) finish(message as T);
       };
-      const finish = (value: { total: number; system: number } | null) => {
+      const finish = (value: T | null) => {
         clearTimeout(timer);
         child.off('message', onMessage);
         done(value);
       };
       child.on('message', onMessage);
-      child.send({ type: 'cpu' });
+      child.send({ type });
     });
+  const cpuMs = async () => {
+    const cpu = await ask<ServerCpu>('cpu', CPU_TIMEOUT_MS);
+    return cpu && { total: (cpu.user + cpu.system) / 1000, system: cpu.system / 1000 };
+  };
+  const health = () => ask<ServerHealth>('health', HEALTH_TIMEOUT_MS);
   const extra = [options.cpuProfDir ? `--cpu-prof into ${resolve(options.cpuProfDir)}` : '', options.serverNodeArgs.join(' ')].filter(Boolean);
   return {
     url: ready.url,
     mode: `separate process (pid ${ready.pid}${extra.length ? `; ${extra.join('; ')}` : ''})`,
     poolSize: ready.poolSize,
     cpuMs,
+    health,
   };
 }

@@ -3,28 +3,32 @@ import {
   ApolloServerPluginInlineTraceDisabled,
 } from '@apollo/server/plugin/disabled';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
-import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
-import { type GraphQLWsSubscriptionsConfig, GraphQLModule } from '@nestjs/graphql';
-import { ThrottlerModule } from '@nestjs/throttler';
+import { type DynamicModule, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { ModuleRef } from '@nestjs/core';
+import { type GraphQLWsSubscriptionsConfig, GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
 import type { ExecutionResult } from 'graphql';
 import type { ServerOptions } from 'graphql-ws';
 import { AuthModule } from './auth/auth.module.js';
 import { AuthService } from './auth/auth.service.js';
-import type { AuthenticatedPlayer } from './auth/authenticated-player.js';
+import { LiveConnections } from './auth/live-connections.js';
 import type { GraphQLContext, RequestLike } from './auth/request-context.js';
 import { formatGraphQLError } from './common/graphql-errors.js';
-import { ApiThrottlerGuard } from './common/throttler.guard.js';
+import { graphqlGuards, guardSubscription } from './common/query-limits.js';
+import { subscriptionsOverHttpRefused } from './common/graphql-input.js';
 import type { AppConfig } from './config/app-config.js';
 import { configModule } from './config/config.module.js';
 import { GamesModule } from './games/index.js';
 import { HealthModule } from './health/health.module.js';
+import { limitWebSocketMessages, liveSocketHooks, type WsExtra } from './live-sockets.js';
 import { LobbiesModule } from './lobbies/lobbies.module.js';
 import { MovesModule } from './moves/moves.module.js';
 import { OutboxModule } from './outbox/outbox.module.js';
 import { PlayerEventsModule } from './player-events/player-events.module.js';
 import { PlayersModule } from './players/players.module.js';
 import { PrismaModule } from './prisma/prisma.module.js';
+import { RateLimitModule } from './rate-limit/rate-limit.module.js';
+import { rateLimitPlugin } from './rate-limit/rate-limit.plugin.js';
 import { ScoringModule } from './scoring/scoring.module.js';
 
 /** The feature modules; main.ts and the tests build the same application from here. */
@@ -38,22 +42,22 @@ export const FEATURE_MODULES = [
   PlayerEventsModule,
 ];
 
-type WsExtra = { player?: AuthenticatedPlayer };
-
 /** graphql-ws server options; Nest passes them through, though its type knows only some of them. */
-function graphqlWsOptions(auth: AuthService): Partial<ServerOptions<Record<string, unknown> | undefined, WsExtra>> & { path: string } {
+function graphqlWsOptions(
+  auth: AuthService,
+  live: LiveConnections,
+  guard: ReturnType<typeof guardSubscription>,
+): Partial<ServerOptions<Record<string, unknown> | undefined, WsExtra>> & { path: string } {
+  const hooks = liveSocketHooks(auth, live);
   return {
     path: '/graphql',
-    // A subscription authenticates once, with connectionParams.authorization.
-    onConnect: async (ctx) => {
-      const params = ctx.connectionParams ?? {};
-      try {
-        ctx.extra.player = await auth.authenticate(params.authorization ?? params.Authorization);
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    // The caps on subscriptions (live-sockets.ts) first; then, as Apollo's parse and validation
+    // do not run on a socket, the same query limits, applied here.
+    onSubscribe: (ctx, _id, payload) => hooks.admit(ctx) ?? guard(payload),
+    // A subscription authenticates once, with connectionParams.authorization; the socket counts
+    // against its player's caps and closes when its token is revoked.
+    onConnect: hooks.onConnect,
+    onComplete: hooks.onComplete,
     // Subscriptions bypass Apollo's formatError: give their errors the same codes.
     onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatGraphQLError(error.toJSON(), error)),
     onNext: (_ctx, _id, _payload, _args, result: ExecutionResult) =>
@@ -62,8 +66,19 @@ function graphqlWsOptions(auth: AuthService): Partial<ServerOptions<Record<strin
 }
 
 @Module({})
-export class AppModule {
+export class AppModule implements OnApplicationBootstrap {
+  constructor(
+    private readonly moduleRef: ModuleRef,
+    private readonly config: ConfigService<AppConfig, true>,
+  ) {}
+
+  /** The WebSocket server exists once GraphQLModule has started: cap its message size. */
+  onApplicationBootstrap(): void {
+    limitWebSocketMessages(this.moduleRef, this.config.get('live', { infer: true }).maxMessageBytes);
+  }
+
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+    const guards = graphqlGuards(config.graphqlLimits);
     return {
       module: AppModule,
       imports: [
@@ -71,30 +86,33 @@ export class AppModule {
         PrismaModule.forRoot(databaseUrl),
         OutboxModule,
         AuthModule,
-        ThrottlerModule.forRoot({ throttlers: [{ ttl: 60_000, limit: config.rateLimitPerMinute }] }),
+        RateLimitModule,
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
-          inject: [AuthService],
-          useFactory: (auth: AuthService): ApolloDriverConfig => ({
+          inject: [AuthService, LiveConnections, GraphQLSchemaHost],
+          useFactory: (auth: AuthService, live: LiveConnections, schemaHost: GraphQLSchemaHost): ApolloDriverConfig => ({
             // The SDL is built in memory; `npm run schema:write` commits it as apps/api/schema.graphql.
             autoSchemaFile: true,
             sortSchema: true,
             path: '/graphql',
             playground: false,
-            graphiql: config.nodeEnv !== 'production',
-            introspection: true,
+            graphiql: config.graphiql,
+            introspection: config.introspection,
             formatError: formatGraphQLError,
+            // Depth, aliases, directives, tokens and cost (graphql-armor); one operation per request.
+            validationRules: guards.validationRules,
+            parseOptions: guards.parseOptions,
+            allowBatchedHttpRequests: false,
             // No HTTP caching of game state, and no Apollo Studio: these plugins would wrap every
             // field resolver of every response for nothing.
-            plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled()],
+            plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), subscriptionsOverHttpRefused, rateLimitPlugin(), ...guards.plugins],
             context: ({ req, extra }: { req?: RequestLike; extra?: WsExtra }): GraphQLContext =>
-              extra ? { player: extra.player } : { req },
-            subscriptions: { 'graphql-ws': graphqlWsOptions(auth) as GraphQLWsSubscriptionsConfig },
+              extra ? { player: extra.player, signal: extra.live?.signal } : { req },
+            subscriptions: { 'graphql-ws': graphqlWsOptions(auth, live, guardSubscription(() => schemaHost.schema, guards)) as GraphQLWsSubscriptionsConfig },
           }),
         }),
         ...FEATURE_MODULES,
       ],
-      providers: [{ provide: APP_GUARD, useClass: ApiThrottlerGuard }],
     };
   }
 }

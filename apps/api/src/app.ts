@@ -1,41 +1,59 @@
 import 'reflect-metadata';
 import { type INestApplication, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { randomUUID } from 'node:crypto';
 import { AppModule } from './app.module.js';
+import { bodyParsers, InputGuardPipe } from './common/input-limits.js';
+import { notFoundEverywhere } from './common/not-found.js';
 import { ProblemFilter } from './common/problem.filter.js';
+import { boundResponses } from './common/query-limits.js';
 import { createPino, PinoNestLogger } from './common/logger.js';
+import { requestIdFrom } from './common/request-id.js';
+import { requestScope } from './common/request-scope.middleware.js';
+import { applyWebSafety } from './common/web-safety.js';
 import type { AppConfig } from './config/app-config.js';
+import { rateLimitMiddleware } from './rate-limit/rate-limit.middleware.js';
+import { RateLimiter } from './rate-limit/rate-limiter.js';
 
 export const REST_PREFIX = 'api/v1';
 
 /** Builds the whole application (not yet listening): main.ts and the integration tests share it. */
 export async function createApp(config: AppConfig, databaseUrl: string, logger: Logger = createPino(config)) {
-  const app = await NestFactory.create(AppModule.forRoot(config, databaseUrl), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, databaseUrl), {
     logger: new PinoNestLogger(logger),
     bufferLogs: false,
+    bodyParser: false, // ours, with the limits on input: bodyParsers() below
   });
   app.use(
     pinoHttp({
       logger,
       genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && given.length <= 128 ? given : randomUUID();
+        const id = requestIdFrom(req.headers['x-request-id']);
         res.setHeader('x-request-id', id);
         return id;
       },
       autoLogging: { ignore: (req) => req.url?.startsWith('/health') ?? false },
     }),
   );
-  app.setGlobalPrefix(REST_PREFIX, { exclude: ['health', 'health/ready'] });
+  applyWebSafety(app, config);
+  app.setGlobalPrefix(REST_PREFIX, { exclude: ['health', 'health/ready', 'metrics'] });
+  for (const parser of bodyParsers()) app.use(parser);
+  // After the body is read (a scope entered before is lost in the body's stream events), before
+  // any route or /graphql: the request's id for every log line, then its rate limit.
+  app.use(requestScope);
+  app.use(rateLimitMiddleware(app.get(RateLimiter)));
+  app.use('/graphql', boundResponses(config.graphqlLimits.maxResponseBytes));
   app.useGlobalPipes(
+    new InputGuardPipe('raw'),
     new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false }),
+    new InputGuardPipe('typed'),
   );
+  notFoundEverywhere(app);
   app.useGlobalFilters(new ProblemFilter());
-  setUpOpenApi(app);
+  if (config.apiDocs) setUpOpenApi(app);
   return app;
 }
 

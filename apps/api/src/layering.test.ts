@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 // neighbours, never upward, so a newcomer can read the application from the bottom up and no
 // import cycle can form between features.
 const LAYERS: string[][] = [
-  ['generated', 'config'],
+  ['generated', 'config', 'metrics'],
   ['common', 'prisma', 'database'],
   ['auth', 'outbox'],
-  ['players', 'health'],
+  ['players', 'health', 'rate-limit'],
   ['games'],
   ['lobbies', 'moves', 'scoring', 'player-events'],
 ];

@@ -2,7 +2,7 @@
 // README describes, anything else gives an error value — never a throw.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { apply, deal, legalMoves, makeRules, moveFromJson, newGame, parseRecord, PRESETS, replay, shuffledDeck } from './index.js';
+import { apply, deal, legalMoves, makeRules, moveFromJson, newGame, parseRecord, PRESETS, replay, shuffledDeck, TARGET_MAX, TARGET_MIN } from './index.js';
 import type { GameState, Preset } from './index.js';
 import {
   ALL_PRESETS, arbGameSetup, arbOptions, CheckError, familyOf, makeRng, pbt, PBT_TIMEOUT, playRandomGame,
@@ -66,6 +66,10 @@ describe('makeRules', () => {
     ['bidding', { target: -5 }],
     ['bidding', { target: 1.5 }],
     ['bidding', { target: Number.NaN }],
+    ['bidding', { target: 0 }],
+    ['bidding', { target: 10_001 }],
+    ['bidding', { target: 2 ** 31 }],
+    ['bidding', { target: 10_000_000_000 }],
     ['bidding', { doubleMisere: 'yes' }],
     ['classic', 42],
     ['classic', 'mizerkaQuotas'],
@@ -77,6 +81,13 @@ describe('makeRules', () => {
       expect(r.ok ? 'accepted' : r.error.code).toBe('BAD_RULES');
     });
   }
+
+  it('accepts a target from 1 to 10 000, both ends included, and names the range when refusing one', () => {
+    expect([TARGET_MIN, TARGET_MAX]).toStrictEqual([1, 10_000]);
+    for (const target of [1, 300, 10_000]) expect(makeRules('bidding', { target })).toMatchObject({ ok: true, value: { target } });
+    const refused = makeRules('bidding-4', { target: 2 ** 31 });
+    expect(refused.ok ? 'accepted' : refused.error.message).toBe('target must be a whole number from 1 to 10000');
+  });
 
   it('never throws, whatever it is given', () => {
     fc.assert(fc.property(fc.oneof(fc.constantFrom(...ALL_PRESETS), fc.string()), fc.anything(), (preset, options) => {

@@ -56,6 +56,13 @@ const PRESET_TABLE: Record<Preset, { family: 'contract' | 'bidding'; players: 3 
 };
 
 const DEFAULT_TARGET = 300;
+/**
+ * The range of the bidding option `target`. A game ends once a total reaches it, and a deal moves
+ * a total by tens at most; 10 000 is a long evening already. The bound also keeps every total
+ * well inside a 32-bit integer (GraphQL's Int, the database's integer columns).
+ */
+export const TARGET_MIN = 1;
+export const TARGET_MAX = 10_000;
 
 function badRules(message: string): { ok: false; error: RuleError } {
   return fail(ruleError('BAD_RULES', 'bad-rules', message));
@@ -84,8 +91,8 @@ export function makeRules(preset: string, options?: unknown): Result<Rules, Rule
       normal.mizerkaQuotas = value;
     } else if (key === 'target') {
       if (table.family !== 'bidding') return badRules(`option target belongs to the bidding family, not to ${p}`);
-      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-        return badRules('target must be a positive integer');
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < TARGET_MIN || value > TARGET_MAX) {
+        return badRules(`target must be a whole number from ${TARGET_MIN} to ${TARGET_MAX}`);
       }
       normal.target = value;
     } else if (key === 'doubleMisere') {

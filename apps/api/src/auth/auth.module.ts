@@ -2,10 +2,12 @@ import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AuthService } from './auth.service.js';
 import { BearerAuthGuard } from './bearer-auth.guard.js';
+import { LiveConnections } from './live-connections.js';
+import { RevocationBus } from './revocation-bus.js';
 
 @Global()
 @Module({
-  providers: [AuthService, { provide: APP_GUARD, useClass: BearerAuthGuard }],
-  exports: [AuthService],
+  providers: [AuthService, RevocationBus, LiveConnections, { provide: APP_GUARD, useClass: BearerAuthGuard }],
+  exports: [AuthService, RevocationBus, LiveConnections],
 })
 export class AuthModule {}

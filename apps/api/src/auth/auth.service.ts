@@ -4,38 +4,52 @@ import { unauthenticated } from '../common/errors.js';
 import type { AppConfig } from '../config/app-config.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { AuthenticatedPlayer } from './authenticated-player.js';
+import { RevocationBus } from './revocation-bus.js';
+import type { TokenScope } from './scopes.js';
 import { bearerToken, hashToken } from './tokens.js';
 
 // lastUsedAt is informative; writing it on every request would double the writes of a move.
 const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000;
 const CACHE_LIMIT = 10_000;
+// Tokens revoked on this instance, remembered so that a read that began before a revoke cannot
+// let the token through after it; far more than can be in flight at once.
+const REVOKED_MEMORY = 10_000;
 
 interface TokenRow {
   token_id: string;
   revoked_at: Date | null;
+  expires_at: Date | null;
   last_used_at: Date | null;
+  scopes: TokenScope[];
   player_id: string;
   name: string;
 }
 
 /**
  * Bearer tokens. A token's player is kept for a few seconds (AUTH_CACHE_SECONDS): a move is then
- * one statement fewer. Revoking drops the token here at once; another instance may accept it
- * until its own entry expires.
+ * one statement fewer. A revoke (RevocationBus) drops the token here at once; another instance
+ * may accept it until its own entry expires. An entry never outlives its token's expiry.
+ *
+ * A read racing a revoke: every revoke bumps `epoch`, and a read caches its answer only if no
+ * revoke happened while it ran; a read of a token revoked meanwhile is refused outright.
  */
 @Injectable()
 export class AuthService {
   private readonly cache = new Map<string, { player: AuthenticatedPlayer; until: number }>();
+  private readonly revokedHere = new Set<string>();
   private readonly ttlMs: number;
+  private epoch = 0;
 
   constructor(
     private readonly prisma: PrismaService,
+    revocations: RevocationBus,
     config: ConfigService<AppConfig, true>,
   ) {
     this.ttlMs = config.get('authCacheSeconds', { infer: true }) * 1000;
+    revocations.listen((tokenId) => this.forget(tokenId));
   }
 
-  /** The player of an Authorization header; throws UNAUTHENTICATED for a missing, unknown or revoked token. */
+  /** The player of an Authorization header; throws UNAUTHENTICATED for a missing, unknown, revoked or expired token. */
   async authenticate(authorization: unknown): Promise<AuthenticatedPlayer> {
     const token = bearerToken(authorization);
     if (token === null) {
@@ -50,26 +64,45 @@ export class AuthService {
     const cached = this.cache.get(hash);
     if (cached && cached.until > now) return cached.player;
 
+    const epoch = this.epoch;
     const rows = await this.prisma.$queryRaw<TokenRow[]>`
-      SELECT t.id AS token_id, t.revoked_at, t.last_used_at, p.id AS player_id, p.name
+      SELECT t.id AS token_id, t.revoked_at, t.expires_at, t.last_used_at, t.scopes::text[] AS scopes,
+             p.id AS player_id, p.name
         FROM api_tokens t JOIN players p ON p.id = t.player_id
        WHERE t.token_hash = ${hash}::char(64)`;
     const found = rows[0];
     if (!found) throw unauthenticated('Unknown API token');
-    if (found.revoked_at) throw unauthenticated('This API token has been revoked');
+    if (found.revoked_at || this.isRevoked(found.token_id)) throw unauthenticated('This API token has been revoked');
+    const expiresAt = found.expires_at ? new Date(found.expires_at) : null;
+    if (expiresAt && expiresAt.getTime() <= Date.now()) throw unauthenticated('This API token has expired');
     if (!found.last_used_at || now - new Date(found.last_used_at).getTime() > LAST_USED_RESOLUTION_MS) {
       await this.prisma.apiToken.update({ where: { id: found.token_id }, data: { lastUsedAt: new Date(now) } });
     }
-    const player = { id: found.player_id, name: found.name, tokenId: found.token_id };
-    if (this.ttlMs > 0) {
+    const player: AuthenticatedPlayer = {
+      id: found.player_id,
+      name: found.name,
+      tokenId: found.token_id,
+      scopes: found.scopes ?? [],
+      expiresAt,
+    };
+    // A revoke while this read ran (of this token or another): answer, but do not cache.
+    if (this.ttlMs > 0 && this.epoch === epoch) {
       if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(hash, { player, until: now + this.ttlMs });
+      this.cache.set(hash, { player, until: Math.min(now + this.ttlMs, expiresAt?.getTime() ?? Infinity) });
     }
     return player;
   }
 
-  /** Called when a token is revoked, so that this instance refuses it from now on. */
-  forget(tokenId: string): void {
+  /** Whether this instance has seen the token revoked (its own revokes and, later, the bus's). */
+  isRevoked(tokenId: string): boolean {
+    return this.revokedHere.has(tokenId);
+  }
+
+  /** Called (through the RevocationBus) when a token is revoked, so that this instance refuses it from now on. */
+  private forget(tokenId: string): void {
+    this.epoch++;
+    if (this.revokedHere.size >= REVOKED_MEMORY) this.revokedHere.delete(this.revokedHere.values().next().value!);
+    this.revokedHere.add(tokenId);
     for (const [hash, entry] of this.cache) if (entry.player.tokenId === tokenId) this.cache.delete(hash);
   }
 }

@@ -12,6 +12,8 @@ export interface GraphQLContext {
   req?: RequestLike;
   /** Set for subscriptions over graphql-ws: authenticated once in onConnect. */
   player?: AuthenticatedPlayer;
+  /** graphql-ws: aborted when the socket closes or is closed (its token revoked, a cap, idle). */
+  signal?: AbortSignal;
 }
 
 export function requestOf(context: ExecutionContext): { request: RequestLike | undefined; gql: GraphQLContext | undefined } {

@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   ILLEGAL_MOVE: 422,
   CONFLICT: 409,
   RATE_LIMITED: 429,
+  /** A GraphQL request over one of its limits (depth, aliases, tokens, cost, response size); `limit` names it. */
+  QUERY_TOO_COMPLEX: 400,
   INTERNAL: 500,
 } as const;
 

@@ -1,16 +1,25 @@
 import type { LoggerService } from '@nestjs/common';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import type { AppConfig } from '../config/app-config.js';
+import { currentRequestId } from './request-id.js';
 
 // nestjs-pino would be the usual choice, but its releases for NestJS 12 require Node 22
 // (engines >=22.12) and the ones for Node 20 stop at NestJS 11; pino itself is all we need.
-export function createPino(config: Pick<AppConfig, 'logLevel'>): Logger {
-  return pino({
-    level: config.logLevel,
-    base: undefined,
-    // Tokens must never reach a log line.
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'token', '*.token'], censor: '[redacted]' },
-  });
+export function createPino(config: Pick<AppConfig, 'logLevel'>, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level: config.logLevel,
+      base: undefined,
+      // Tokens must never reach a log line.
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'token', '*.token'], censor: '[redacted]' },
+      // Every line written while serving a request (services, errors, Nest) names it.
+      mixin: () => {
+        const reqId = currentRequestId();
+        return reqId === undefined ? {} : { reqId };
+      },
+    },
+    destination,
+  );
 }
 
 /** Nest's own messages (bootstrap, errors) through the same JSON logger. */

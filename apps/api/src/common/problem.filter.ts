@@ -1,5 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
 import type { Response } from 'express';
+import { errorsTotal } from '../metrics/metrics.js';
+import type { DomainError } from './errors.js';
 import { toDomainError } from './to-domain-error.js';
 
 /** REST errors as RFC 9457 problem documents; GraphQL errors are shaped in graphql-errors.ts. */
@@ -13,16 +15,22 @@ export class ProblemFilter implements ExceptionFilter {
     if (error.code === 'INTERNAL') this.logger.error(exception);
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) return;
-    response
-      .status(error.status)
-      .type('application/problem+json')
-      .json({
-        type: `https://mizerka.dev/problems/${error.code.toLowerCase().replaceAll('_', '-')}`,
-        title: error.code,
-        status: error.status,
-        detail: error.message,
-        code: error.code,
-        ...error.details,
-      });
+    sendProblem(response, error);
   }
+}
+
+/** Answers with `error` as a problem document (also for middleware that runs before Nest's routes). */
+export function sendProblem(response: Response, error: DomainError): void {
+  errorsTotal.inc({ code: error.code, surface: 'rest' });
+  response
+    .status(error.status)
+    .type('application/problem+json')
+    .json({
+      type: `https://mizerka.dev/problems/${error.code.toLowerCase().replaceAll('_', '-')}`,
+      title: error.code,
+      status: error.status,
+      detail: error.message,
+      code: error.code,
+      ...error.details,
+    });
 }

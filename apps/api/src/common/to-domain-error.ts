@@ -1,5 +1,4 @@
 import { HttpException } from '@nestjs/common';
-import { ThrottlerException } from '@nestjs/throttler';
 import { DomainError, type ErrorCode } from './errors.js';
 
 const HTTP_CODES: Record<number, ErrorCode> = {
@@ -20,7 +19,6 @@ const HTTP_CODES: Record<number, ErrorCode> = {
  */
 export function toDomainError(error: unknown): DomainError {
   if (error instanceof DomainError) return error;
-  if (error instanceof ThrottlerException) return new DomainError('RATE_LIMITED', 'Too many requests; slow down');
   if (error instanceof HttpException) {
     const status = error.getStatus();
     const code = HTTP_CODES[status] ?? (status >= 500 ? 'INTERNAL' : 'BAD_INPUT');

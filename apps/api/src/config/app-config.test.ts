@@ -24,12 +24,30 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'debug',
       NODE_ENV: 'production',
       RATE_LIMIT_PER_MINUTE: '100',
+      TRUST_PROXY: '2',
+      CORS_ORIGINS: 'https://mizerka.example, http://localhost:*',
+      GRAPHIQL: 'on',
+      API_DOCS: 'off',
+      METRICS_TOKEN: 'scrape-me-please-1234',
       JOB_WORKER: 'off',
       JOB_CONCURRENCY: '8',
       JOB_POLL_MS: '500',
       JOB_BATCH: '1',
       JOB_BATCH_DELAY_MS: '0',
       JOB_RELAY_DELAY_MS: '5',
+      MAX_TOKENS_PER_PLAYER: '3',
+      MAX_OPEN_LOBBIES_PER_PLAYER: '2',
+      WS_MAX_SOCKETS_PER_PLAYER: '4',
+      WS_MAX_SUBSCRIPTIONS_PER_SOCKET: '6',
+      WS_MAX_SUBSCRIPTIONS_PER_PLAYER: '7',
+      WS_MAX_MESSAGE_BYTES: '2048',
+      WS_IDLE_SECONDS: '0',
+      GRAPHQL_MAX_DEPTH: '12',
+      GRAPHQL_MAX_ALIASES: '3',
+      GRAPHQL_MAX_DIRECTIVES: '4',
+      GRAPHQL_MAX_TOKENS: '5000',
+      GRAPHQL_MAX_COST: '50000',
+      GRAPHQL_MAX_RESPONSE_BYTES: '65536',
     });
     expect(config).toEqual({
       nodeEnv: 'production',
@@ -41,10 +59,73 @@ describe('loadConfig', () => {
       redisUrl: 'redis://cache:6379',
       logLevel: 'debug',
       rateLimitPerMinute: 100,
+      trustProxy: 2,
+      corsOrigins: ['https://mizerka.example', 'http://localhost:*'],
+      graphiql: true,
+      apiDocs: false,
+      introspection: false,
       authCacheSeconds: 10,
       gameCache: false,
+      metricsToken: 'scrape-me-please-1234',
+      quotas: { tokensPerPlayer: 3, openLobbiesPerPlayer: 2 },
+      live: { socketsPerPlayer: 4, subscriptionsPerSocket: 6, subscriptionsPerPlayer: 7, maxMessageBytes: 2048, idleSeconds: 0 },
+      graphqlLimits: { maxDepth: 12, maxAliases: 3, maxDirectives: 4, maxTokens: 5000, maxCost: 50_000, maxResponseBytes: 65_536 },
       jobs: { worker: false, concurrency: 8, pollMs: 500, batch: 1, batchDelayMs: 0, relayDelayMs: 5 },
     });
+  });
+
+  it('caps tokens, lobbies and live subscriptions by default', () => {
+    expect(loadConfig({}).quotas).toEqual({ tokensPerPlayer: 20, openLobbiesPerPlayer: 5 });
+    expect(loadConfig({}).live).toEqual({
+      socketsPerPlayer: 5,
+      subscriptionsPerSocket: 20,
+      subscriptionsPerPlayer: 50,
+      maxMessageBytes: 65_536,
+      idleSeconds: 300,
+    });
+    expect(() => loadConfig({ WS_MAX_MESSAGE_BYTES: '100' })).toThrow(/WS_MAX_MESSAGE_BYTES/);
+  });
+
+  it('bounds every GraphQL request by default', () => {
+    expect(loadConfig({}).graphqlLimits).toEqual({
+      maxDepth: 8,
+      maxAliases: 10,
+      maxDirectives: 10,
+      maxTokens: 1000,
+      maxCost: 20_000,
+      maxResponseBytes: 2 * 1024 * 1024,
+    });
+    expect(() => loadConfig({ GRAPHQL_MAX_DEPTH: '1' })).toThrow(/GRAPHQL_MAX_DEPTH/);
+    expect(() => loadConfig({ GRAPHQL_MAX_TOKENS: 'lots' })).toThrow(/GRAPHQL_MAX_TOKENS/);
+  });
+
+  it('turns developer tools and CORS off in production unless asked for', () => {
+    expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ graphiql: false, apiDocs: false, introspection: false, corsOrigins: [] });
+    expect(loadConfig({ NODE_ENV: 'production', GRAPHIQL: 'on', API_DOCS: 'on', INTROSPECTION: 'on' })).toMatchObject({
+      graphiql: true,
+      apiDocs: true,
+      introspection: true,
+    });
+    expect(loadConfig({})).toMatchObject({
+      graphiql: true,
+      apiDocs: true,
+      introspection: true,
+      corsOrigins: ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'],
+      trustProxy: false,
+    });
+    expect(loadConfig({ CORS_ORIGINS: 'none' }).corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
+  });
+
+  it('trusts a proxy only when told which', () => {
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback,::1' }).trustProxy).toEqual(['10.0.0.0/8', 'loopback', '::1']);
+    for (const bad of ['on', 'true', '0', '11', '10.0.0.0/33', 'proxy.example', '1.2.3.4/8/9']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://a.example/path' })).toThrow(/CORS_ORIGINS/);
+    expect(() => loadConfig({ GRAPHIQL: 'yes' })).toThrow(/GRAPHIQL/);
   });
 
   it('works jobs in every instance by default', () => {

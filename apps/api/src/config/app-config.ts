@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 // Configuration comes from the environment and is checked once at start-up, so a typo in a
 // variable stops the server with a message instead of failing on the first request.
 export interface AppConfig {
@@ -10,8 +12,24 @@ export interface AppConfig {
   databasePoolSize: number;
   redisUrl: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  /** Requests per minute per client on the REST and GraphQL surfaces. */
+  /**
+   * Requests per minute per client (the authenticated player, else the IP address) on the REST and
+   * GraphQL surfaces; a GraphQL request costs one per root field.
+   */
   rateLimitPerMinute: number;
+  /**
+   * Express `trust proxy`: false (the socket's address is the client's), a number of proxy hops, or
+   * the addresses/subnets of trusted proxies; only then is X-Forwarded-For believed.
+   */
+  trustProxy: false | number | string[];
+  /** Origins allowed by CORS: `scheme://host[:port]` (port may be `*`), or `*` for any. */
+  corsOrigins: string[];
+  /** The GraphiQL page at GET /graphql. */
+  graphiql: boolean;
+  /** Swagger UI and the OpenAPI document under /api/docs. */
+  apiDocs: boolean;
+  /** GraphQL introspection queries. */
+  introspection: boolean;
   /** How long an instance trusts a token it has checked (0: check every request). */
   authCacheSeconds: number;
   /**
@@ -19,6 +37,40 @@ export interface AppConfig {
    * with several (REDIS_URL set) a move would often find another instance's write first.
    */
   gameCache: boolean;
+  /** Caps on what one player may hold open (GraphQL and REST alike). */
+  quotas: {
+    /** Usable (neither revoked nor expired) API tokens per player. */
+    tokensPerPlayer: number;
+    /** Open lobbies a player sits in at once (hosting or joined). */
+    openLobbiesPerPlayer: number;
+  };
+  /** Live GraphQL subscriptions over graphql-ws. */
+  live: {
+    socketsPerPlayer: number;
+    subscriptionsPerSocket: number;
+    subscriptionsPerPlayer: number;
+    /** The largest WebSocket message accepted, in bytes; a larger one closes the socket (1009). */
+    maxMessageBytes: number;
+    /** A socket with no subscription for this long is closed (0: never). */
+    idleSeconds: number;
+  };
+  /** What one GraphQL request may ask for (HTTP and graphql-ws); over a limit: QUERY_TOO_COMPLEX. */
+  graphqlLimits: {
+    /** Nesting of selections. */
+    maxDepth: number;
+    /** Aliased fields in one operation: each alias is one more run of its resolver. */
+    maxAliases: number;
+    /** Directives in one operation. */
+    maxDirectives: number;
+    /** Lexical tokens of the query text; bounds parsing too (a nesting level is at least two tokens). */
+    maxTokens: number;
+    /** graphql-armor's cost: 1 a scalar, 2 an object, children ×1.5 a level, a list field × its page size. */
+    maxCost: number;
+    /** Bytes of one GraphQL response body over HTTP. */
+    maxResponseBytes: number;
+  };
+  /** The bearer token /metrics asks for; null: no /metrics. */
+  metricsToken: string | null;
   /** The job queue that runs what follows a move (the outbox consumer). */
   jobs: {
     /** Work jobs in this process; off leaves them to other instances (they stay queued, nothing is lost). */
@@ -84,6 +136,16 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     }
   };
 
+  const secret = (name: string, minLength: number) => {
+    const raw = text(name);
+    if (raw === undefined) return null;
+    if (raw.length < minLength || !/^[\x21-\x7e]+$/.test(raw)) {
+      problems.push(`${name} must be at least ${minLength} printable characters without spaces`);
+      return null;
+    }
+    return raw;
+  };
+
   const config: AppConfig = {
     nodeEnv: oneOf('NODE_ENV', NODE_ENVS, 'development'),
     host: text('HOST') ?? '0.0.0.0',
@@ -94,8 +156,33 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    trustProxy: trustProxy(text('TRUST_PROXY'), problems),
+    corsOrigins: [],
+    graphiql: false,
+    apiDocs: false,
+    introspection: false,
     authCacheSeconds: integer('AUTH_CACHE_SECONDS', 10, 0, 3600),
     gameCache: false,
+    quotas: {
+      tokensPerPlayer: integer('MAX_TOKENS_PER_PLAYER', 20, 1, 10_000),
+      openLobbiesPerPlayer: integer('MAX_OPEN_LOBBIES_PER_PLAYER', 5, 1, 10_000),
+    },
+    live: {
+      socketsPerPlayer: integer('WS_MAX_SOCKETS_PER_PLAYER', 5, 1, 10_000),
+      subscriptionsPerSocket: integer('WS_MAX_SUBSCRIPTIONS_PER_SOCKET', 20, 1, 10_000),
+      subscriptionsPerPlayer: integer('WS_MAX_SUBSCRIPTIONS_PER_PLAYER', 50, 1, 100_000),
+      maxMessageBytes: integer('WS_MAX_MESSAGE_BYTES', 65_536, 1024, 16 * 1024 * 1024),
+      idleSeconds: integer('WS_IDLE_SECONDS', 300, 0, 86_400),
+    },
+    graphqlLimits: {
+      maxDepth: integer('GRAPHQL_MAX_DEPTH', 8, 2, 100),
+      maxAliases: integer('GRAPHQL_MAX_ALIASES', 10, 0, 1000),
+      maxDirectives: integer('GRAPHQL_MAX_DIRECTIVES', 10, 0, 1000),
+      maxTokens: integer('GRAPHQL_MAX_TOKENS', 1000, 100, 100_000),
+      maxCost: integer('GRAPHQL_MAX_COST', 20_000, 100, 10_000_000),
+      maxResponseBytes: integer('GRAPHQL_MAX_RESPONSE_BYTES', 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    },
+    metricsToken: secret('METRICS_TOKEN', 16),
     jobs: {
       worker: oneOf('JOB_WORKER', ['on', 'off'] as const, 'on') === 'on',
       concurrency: integer('JOB_CONCURRENCY', 4, 1, 64),
@@ -105,7 +192,51 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       relayDelayMs: integer('JOB_RELAY_DELAY_MS', 50, 0, 10_000),
     },
   };
+  // Developer tools are on outside production, off in production unless asked for.
+  const onOff = (name: string) => oneOf(name, ['on', 'off'] as const, config.nodeEnv === 'production' ? 'off' : 'on') === 'on';
+  config.graphiql = onOff('GRAPHIQL');
+  config.apiDocs = onOff('API_DOCS');
+  config.introspection = onOff('INTROSPECTION');
+  config.corsOrigins = corsOrigins(text('CORS_ORIGINS'), config.nodeEnv, problems);
   config.gameCache = oneOf('GAME_CACHE', ['on', 'off'] as const, config.redisUrl === null ? 'on' : 'off') === 'on';
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** Outside production, pages served from any port of this machine may call the API. */
+const LOCAL_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'];
+
+function corsOrigins(raw: string | undefined, nodeEnv: AppConfig['nodeEnv'], problems: string[]): string[] {
+  if (raw === undefined) return nodeEnv === 'production' ? [] : LOCAL_ORIGINS;
+  if (raw === 'none') return [];
+  const origins = raw.split(',').map((o) => o.trim()).filter((o) => o !== '');
+  const bad = origins.filter((o) => o !== '*' && !/^https?:\/\/(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:(\d{1,5}|\*))?$/.test(o));
+  if (bad.length > 0) {
+    problems.push(`CORS_ORIGINS must be a comma-separated list of origins such as https://app.example.com or http://localhost:*, or * or none (got "${bad.join(', ')}")`);
+  }
+  return origins;
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustProxy(raw: string | undefined, problems: string[]): AppConfig['trustProxy'] {
+  if (raw === undefined || raw === 'off') return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops >= 1 && hops <= 10) return hops;
+  } else {
+    const list = raw.split(',').map((a) => a.trim()).filter((a) => a !== '');
+    const valid = (entry: string) => {
+      if (PROXY_NAMES.includes(entry)) return true;
+      const [address, bits, ...more] = entry.split('/');
+      const family = isIP(address);
+      if (family === 0 || more.length > 0) return false;
+      return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+    };
+    if (list.length > 0 && list.every(valid)) return list;
+  }
+  problems.push(
+    `TRUST_PROXY must be off, a number of proxy hops from 1 to 10, or a comma-separated list of proxy addresses or subnets (got "${raw}")`,
+  );
+  return false;
 }

@@ -72,7 +72,19 @@ describe('the gameLog subscription', () => {
     const watcher = (await players(t, 1, 'subw'))[0];
     const asSeat0 = follow(connect(seated[0].token), gameId, 0, 5);
     const asSpectator = follow(connect(watcher.token), gameId, 1, 4);
-    await new Promise((r) => setTimeout(r, 300)); // both subscribed before the next moves
+    // Both subscribed and caught up (seat 0 has seqs 1 and 2, the spectator seq 2) before the next
+    // moves, which they must then get as they are committed. Nothing has arrived yet: no I/O ran
+    // since they subscribed, so counting their clients' messages from here misses none.
+    const caughtUp = ([[clients.at(-2)!, 2], [clients.at(-1)!, 1]] as const).map(
+      ([client, count]) =>
+        new Promise<void>((resolve) => {
+          let seen = 0;
+          client.on('message', (message) => {
+            if (message.type === 'next' && ++seen === count) resolve();
+          });
+        }),
+    );
+    await Promise.race([Promise.all(caughtUp), Promise.all([asSeat0, asSpectator])]);
     for (let i = 0; i < 3; i++) await move(seated, gameId, random);
 
     const seat0 = await asSeat0;

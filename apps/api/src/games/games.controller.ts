@@ -17,9 +17,9 @@ export class GamesController {
   constructor(private readonly games: GamesService) {}
 
   @Get()
-  @ApiOkResponse({ type: GamePage, description: "The caller's games, most recently active first" })
+  @ApiOkResponse({ type: GamePage, description: "The caller's games, newest first, by page" })
   mine(@CurrentPlayer() caller: AuthenticatedPlayer, @Query() query: MyGamesArgs): Promise<GamePage> {
-    return this.games.myGames(caller, query.status, query.limit, query.offset);
+    return this.games.myGames(caller, query.status, query.first, query.after);
   }
 
   @Public()
@@ -37,7 +37,7 @@ export class GamesController {
     @Query() query: EventsQuery,
     @OptionalPlayer() viewer?: AuthenticatedPlayer,
   ): Promise<GameEventLog> {
-    return this.games.events(id, viewer, query.after, query.limit);
+    return this.games.events(id, viewer, query.after, query.first);
   }
 
   @Public()

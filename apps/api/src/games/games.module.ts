@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { GameFollowers } from './game-followers.js';
 import { GameLogBus } from './game-log-bus.js';
 import { GameStore } from './game-store.js';
 import { GamesController } from './games.controller.js';
@@ -7,7 +8,7 @@ import { GamesService } from './games.service.js';
 
 @Module({
   controllers: [GamesController],
-  providers: [GamesService, GamesResolver, GameLogBus, GameStore],
-  exports: [GamesService, GameLogBus, GameStore],
+  providers: [GamesService, GamesResolver, GameLogBus, GameFollowers, GameStore],
+  exports: [GamesService, GameLogBus, GameFollowers, GameStore],
 })
 export class GamesModule {}

@@ -1,8 +1,8 @@
-import { Args, ID, Int, Query, Resolver, Subscription } from '@nestjs/graphql';
-import { SkipThrottle } from '@nestjs/throttler';
+import { Args, Context, ID, Int, Query, Resolver, Subscription } from '@nestjs/graphql';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { CurrentPlayer, OptionalPlayer } from '../auth/current-player.decorator.js';
 import { Public } from '../auth/public.decorator.js';
+import type { GraphQLContext } from '../auth/request-context.js';
 import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
 import { GameEventsArgs, MyGamesArgs } from './dto/games.args.js';
 import { GamesService } from './games.service.js';
@@ -20,15 +20,15 @@ export class GamesResolver {
     return this.games.view(id, viewer);
   }
 
-  @Query(() => GamePage, { description: "The caller's games, most recently active first" })
+  @Query(() => GamePage, { description: "The caller's games, newest first, by page" })
   myGames(@CurrentPlayer() caller: AuthenticatedPlayer, @Args() args: MyGamesArgs): Promise<GamePage> {
-    return this.games.myGames(caller, args.status, args.limit, args.offset);
+    return this.games.myGames(caller, args.status, args.first, args.after);
   }
 
   @Public()
   @Query(() => GameEventLog, { description: 'The event log after a seq, as the caller may see it' })
   gameEvents(@Args() args: GameEventsArgs, @OptionalPlayer() viewer?: AuthenticatedPlayer): Promise<GameEventLog> {
-    return this.games.events(args.gameId.toLowerCase(), viewer, args.after, args.limit);
+    return this.games.events(args.gameId.toLowerCase(), viewer, args.after, args.first);
   }
 
   @Public()
@@ -37,7 +37,6 @@ export class GamesResolver {
     return this.games.record(gameId);
   }
 
-  @SkipThrottle()
   @Subscription(() => GameLogEntry, {
     description:
       'The event log after `after` (0: from the start), then each entry as it is committed, as the caller may see it; ' +
@@ -48,7 +47,9 @@ export class GamesResolver {
     @Args('gameId', { type: () => ID }, ParseUuidPipe) gameId: string,
     @Args('after', { type: () => Int, defaultValue: 0 }) after: number,
     @CurrentPlayer() viewer: AuthenticatedPlayer,
-  ): AsyncGenerator<GameLogEntry> {
-    return this.games.follow(gameId, viewer, Math.max(0, after));
+    @Context() context: GraphQLContext,
+  ): AsyncIterableIterator<GameLogEntry> {
+    // The socket's signal: the stream ends at once when its socket closes or its token is revoked.
+    return this.games.follow(gameId, viewer, Math.max(0, after), context.signal);
   }
 }

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import type { AppConfig } from '../config/app-config.js';
 import { randomInt } from 'node:crypto';
 import {
   cardName,
@@ -20,14 +18,15 @@ import {
 } from '@mizerka/rules';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { badInput, DomainError, forbidden, notFound } from '../common/errors.js';
+import { decodeCursor, PAGE_MAX, pageOf } from '../common/paging.js';
 import { ruleErrorToDomain } from '../common/rule-errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { DEAL_FACTS } from './deal-facts.js';
-import { GameLogBus } from './game-log-bus.js';
+import { GameFollowers } from './game-followers.js';
+import { GameLogFollower } from './game-log-follower.js';
 import { followUpsOf } from './follow-ups.js';
 import { gamePlayers } from './game-players.js';
-import { EVENTS_PAGE_MAX } from './limits.js';
 import { insertOutboxSql } from '../outbox/outbox-entries.js';
 import { dealFresh } from './dealing.js';
 import { eventViews } from './event-views.js';
@@ -51,20 +50,10 @@ const SEATS = {
 
 @Injectable()
 export class GamesService {
-  /**
-   * How often a follower re-reads the log unprompted. One instance announces every move it makes,
-   * so a long safety net is enough; with several (REDIS_URL, until the bus goes through Redis)
-   * moves made elsewhere are seen within seconds.
-   */
-  private readonly followPollMs: number;
-
   constructor(
     private readonly prisma: PrismaService,
-    private readonly bus: GameLogBus,
-    config: ConfigService<AppConfig, true>,
-  ) {
-    this.followPollMs = config.get('redisUrl', { infer: true }) === null ? 60_000 : 5_000;
-  }
+    private readonly followers: GameFollowers,
+  ) {}
 
   /**
    * Called by the lobbies module inside its own transaction once a lobby's seats are full: creates
@@ -169,13 +158,20 @@ export class GamesService {
     };
   }
 
-  /** The caller's games of one status, most recently active first. */
-  async myGames(player: AuthenticatedPlayer, status: GameStatusValue, limit: number, offset: number): Promise<GamePage> {
+  /**
+   * The caller's games of one status, newest first, a page `after` a cursor. By creation, not by
+   * last move: a move would carry a game across the cursor, and a client paging through would miss it.
+   */
+  async myGames(player: AuthenticatedPlayer, status: GameStatusValue, first: number, after?: string | null): Promise<GamePage> {
+    const cursor = after ? decodeCursor(after) : null;
     const rows = await this.prisma.game.findMany({
-      where: { status, seats: { some: { playerId: player.id } } },
-      orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
-      skip: offset,
-      take: limit + 1,
+      where: {
+        status,
+        seats: { some: { playerId: player.id } },
+        ...(cursor ? { OR: [{ createdAt: { lt: cursor.at } }, { createdAt: cursor.at, id: { lt: cursor.id } }] } : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: first + 1,
       select: {
         id: true,
         preset: true,
@@ -189,7 +185,8 @@ export class GamesService {
         seats: SEATS,
       },
     });
-    const items = rows.slice(0, limit).map((g) => {
+    const page = pageOf(rows, first, (g) => ({ at: g.createdAt, id: g.id }));
+    const items = page.items.map((g) => {
       const mySeat = g.seats.find((s) => s.playerId === player.id)!.seat;
       return {
         id: g.id,
@@ -205,11 +202,11 @@ export class GamesService {
         finishedAt: g.finishedAt,
       };
     });
-    return { items, nextOffset: rows.length > limit ? offset + limit : null };
+    return { items, nextCursor: page.nextCursor, hasMore: page.hasMore };
   }
 
   /** The event log after `afterSeq`, each entry's events as `viewer` may see them. */
-  async events(gameId: string, viewer: AuthenticatedPlayer | undefined, afterSeq: number, limit = EVENTS_PAGE_MAX): Promise<GameEventLog> {
+  async events(gameId: string, viewer: AuthenticatedPlayer | undefined, afterSeq: number, first = PAGE_MAX): Promise<GameEventLog> {
     const game = await this.prisma.game.findUnique({
       where: { id: gameId },
       select: { version: true, seats: viewer ? { where: { playerId: viewer.id }, select: { seat: true } } : false },
@@ -219,13 +216,13 @@ export class GamesService {
     const rows = await this.prisma.gameEvent.findMany({
       where: { gameId, seq: { gt: afterSeq } },
       orderBy: { seq: 'asc' },
-      take: limit + 1,
+      take: first + 1,
       select: { seq: true, kind: true, dealIndex: true, seat: true, actor: true, cause: true, events: true, createdAt: true },
     });
     return {
       gameId,
       version: game.version,
-      entries: rows.slice(0, limit).map((e) => ({
+      entries: rows.slice(0, first).map((e) => ({
         seq: e.seq,
         kind: e.kind as GameEventLog['entries'][number]['kind'],
         dealIndex: e.dealIndex,
@@ -235,46 +232,18 @@ export class GamesService {
         createdAt: e.createdAt,
         events: eventViews(e.seq, e.events, seat),
       })),
-      hasMore: rows.length > limit,
+      hasMore: rows.length > first,
     };
   }
 
   /**
    * The event log from `afterSeq` on, then each new entry as it is committed, as `viewer` may see
-   * it; ends after the game's last entry. A follower that reconnects passes the last seq it got.
+   * it; ends after the game's last entry (at once for a finished game followed from its last seq),
+   * and at once when `signal` aborts or the stream is returned. A follower that reconnects passes
+   * the last seq it got. Followers of one game share one read per new entry (GameFollowers).
    */
-  async *follow(gameId: string, viewer: AuthenticatedPlayer, afterSeq: number): AsyncGenerator<GameLogEntry> {
-    let grew: boolean;
-    let wake: (() => void) | null = null;
-    // Listen before the first read, so that nothing committed in between goes unnoticed.
-    const stop = this.bus.listen(gameId, () => {
-      grew = true;
-      wake?.();
-    });
-    try {
-      let last = afterSeq;
-      for (;;) {
-        grew = false;
-        const page = await this.events(gameId, viewer, last);
-        for (const entry of page.entries) {
-          yield entry;
-          last = entry.seq;
-          if (entry.events.some((e) => e.type === 'gameOver')) return;
-        }
-        if (page.hasMore || grew) continue;
-        // Moves made through another instance are not announced here: look again now and then.
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.followPollMs);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        wake = null;
-      }
-    } finally {
-      stop();
-    }
+  follow(gameId: string, viewer: AuthenticatedPlayer, afterSeq: number, signal?: AbortSignal): AsyncIterableIterator<GameLogEntry> {
+    return new GameLogFollower(this.prisma, this.followers, gameId, viewer.id, afterSeq, signal);
   }
 
   /** The mizerka-record/1 of a finished game. Not before: the decks (and seeds) are secret until then. */

@@ -111,7 +111,7 @@ describe('the event log', () => {
     const moved = await t.gql(MAKE_MOVE, { input: { gameId: id, kind: 'contract', contract: 'mizerka' } }, seated[chooser].token);
     expect(moved.errors).toBeUndefined();
 
-    const query = `query($id: ID!, $after: Int, $limit: Int) { gameEvents(gameId: $id, after: $after, limit: $limit) {
+    const query = `query($id: ID!, $after: Int, $first: Int) { gameEvents(gameId: $id, after: $after, first: $first) {
       gameId version hasMore entries { seq kind dealIndex seat createdAt events { seq type deal dealer hand handSizes talonSize seat contract } } } }`;
     const mine = (await t.gql(query, { id, after: 0 }, seated[chooser].token)).data!.gameEvents;
     expect(mine.version).toBe(2);
@@ -128,7 +128,7 @@ describe('the event log', () => {
 
     const after1 = (await t.gql(query, { id, after: 1 }, seated[chooser].token)).data!.gameEvents;
     expect(after1.entries.map((e: { seq: number }) => e.seq)).toEqual([2]);
-    const page = (await t.gql(query, { id, after: 0, limit: 1 })).data!.gameEvents;
+    const page = (await t.gql(query, { id, after: 0, first: 1 })).data!.gameEvents;
     expect(page).toMatchObject({ hasMore: true, entries: [{ seq: 1 }] });
 
     const spectator = (await t.gql(query, { id, after: 0 })).data!.gameEvents;
@@ -146,27 +146,27 @@ describe('the event log', () => {
 });
 
 describe('my games', () => {
-  it('lists the caller’s active games, most recently active first, with whose turn it is, in pages', async () => {
+  it('lists the caller’s active games, newest first, with whose turn it is, in pages', async () => {
     const seated = await players(t, 3, 'm');
     const first = await startGame(t, seated, 'short');
     const second = await startGame(t, seated, 'bidding');
-    const query = `query($status: GameStatus, $limit: Int, $offset: Int) { myGames(status: $status, limit: $limit, offset: $offset) {
-      nextOffset items { id preset status version toMove mySeat myTurn updatedAt players { seat name total place } } } }`;
+    const query = `query($status: GameStatus, $first: Int, $after: String) { myGames(status: $status, first: $first, after: $after) {
+      nextCursor hasMore items { id preset status version toMove mySeat myTurn updatedAt players { seat name total place } } } }`;
     const list = (await t.gql(query, { status: 'active' }, seated[0].token)).data!.myGames;
     expect(list.items.map((g: { id: string }) => g.id)).toEqual([second, first]);
-    expect(list.nextOffset).toBeNull();
+    expect(list).toMatchObject({ nextCursor: null, hasMore: false });
     for (const g of list.items) {
       expect(g.mySeat).toBe(0);
       expect(g.myTurn).toBe(g.toMove === 0);
       expect(g.players).toHaveLength(3);
     }
-    const page = (await t.gql(query, { status: 'active', limit: 1 }, seated[0].token)).data!.myGames;
-    expect(page).toMatchObject({ nextOffset: 1, items: [{ id: second }] });
-    const next = (await t.gql(query, { status: 'active', limit: 1, offset: 1 }, seated[0].token)).data!.myGames;
-    expect(next).toMatchObject({ nextOffset: null, items: [{ id: first }] });
+    const page = (await t.gql(query, { status: 'active', first: 1 }, seated[0].token)).data!.myGames;
+    expect(page).toMatchObject({ hasMore: true, items: [{ id: second }] });
+    const next = (await t.gql(query, { status: 'active', first: 1, after: page.nextCursor }, seated[0].token)).data!.myGames;
+    expect(next).toMatchObject({ nextCursor: null, hasMore: false, items: [{ id: first }] });
     expect((await t.gql(query, { status: 'finished' }, seated[0].token)).data!.myGames.items).toEqual([]);
 
-    const rest = await t.rest('GET', '/api/v1/games?status=active&limit=5', undefined, seated[1].token);
+    const rest = await t.rest('GET', '/api/v1/games?status=active&first=5', undefined, seated[1].token);
     expect(rest.status).toBe(200);
     expect(rest.body.items.map((g: { id: string }) => g.id)).toEqual([second, first]);
     expect((await t.rest('GET', '/api/v1/games?status=paused', undefined, seated[1].token)).status).toBe(400);

@@ -4,6 +4,7 @@ export { dealFresh, type NewDeal } from './dealing.js';
 export { DEAL_FACTS } from './deal-facts.js';
 export { eventViews } from './event-views.js';
 export { followUpsOf } from './follow-ups.js';
+export { GameFollowers } from './game-followers.js';
 export { GameLogBus } from './game-log-bus.js';
 export { gamePlayers, type SeatRow } from './game-players.js';
 export { GameStore, type ActorKind, type EarlierRequest, type GameRead, type GameWrite, type LogEntry, type StoredGame } from './game-store.js';

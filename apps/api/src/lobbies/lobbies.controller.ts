@@ -7,6 +7,7 @@ import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
 import { CreateLobbyInput, JoinByCodeBody, JoinSeatBody, ListLobbiesArgs } from './dto/lobby.inputs.js';
 import { LobbiesService } from './lobbies.service.js';
 import { Lobby, LobbyPage } from './models/lobby.model.js';
+import { RequireScope } from '../auth/scopes.js';
 
 @ApiTags('lobbies')
 @Controller()
@@ -16,6 +17,7 @@ export class LobbiesController {
   @ApiBearerAuth()
   @Post('lobbies')
   @ApiCreatedResponse({ type: Lobby, description: 'The new lobby, with the caller seated as host' })
+  @RequireScope('play')
   create(@CurrentPlayer() caller: AuthenticatedPlayer, @Body() input: CreateLobbyInput): Promise<Lobby> {
     return this.service.create(caller.id, input);
   }
@@ -45,6 +47,7 @@ export class LobbiesController {
   @Post('lobbies/join-by-code')
   @HttpCode(200)
   @ApiOkResponse({ type: Lobby, description: 'The lobby after the join; the last seat taken starts the game' })
+  @RequireScope('play')
   joinByCode(@CurrentPlayer() caller: AuthenticatedPlayer, @Body() body: JoinByCodeBody): Promise<Lobby> {
     return this.service.join(caller.id, { inviteCode: body.inviteCode, seat: body.seat });
   }
@@ -53,6 +56,7 @@ export class LobbiesController {
   @Post('lobbies/:id/join')
   @HttpCode(200)
   @ApiOkResponse({ type: Lobby, description: 'The lobby after the join; the last seat taken starts the game' })
+  @RequireScope('play')
   join(
     @CurrentPlayer() caller: AuthenticatedPlayer,
     @Param('id', ParseUuidPipe) id: string,
@@ -65,6 +69,7 @@ export class LobbiesController {
   @Post('lobbies/:id/leave')
   @HttpCode(200)
   @ApiOkResponse({ type: Lobby, description: 'The lobby after leaving it' })
+  @RequireScope('play')
   leave(@CurrentPlayer() caller: AuthenticatedPlayer, @Param('id', ParseUuidPipe) id: string): Promise<Lobby> {
     return this.service.leave(caller.id, id);
   }
@@ -73,6 +78,7 @@ export class LobbiesController {
   @Delete('lobbies/:id/players/:playerId')
   @HttpCode(200)
   @ApiOkResponse({ type: Lobby, description: 'The lobby without that player' })
+  @RequireScope('play')
   remove(
     @CurrentPlayer() caller: AuthenticatedPlayer,
     @Param('id', ParseUuidPipe) id: string,
@@ -85,6 +91,7 @@ export class LobbiesController {
   @Post('lobbies/:id/start')
   @HttpCode(200)
   @ApiOkResponse({ type: Lobby, description: 'The started lobby, with its game id' })
+  @RequireScope('play')
   start(@CurrentPlayer() caller: AuthenticatedPlayer, @Param('id', ParseUuidPipe) id: string): Promise<Lobby> {
     return this.service.start(caller.id, id);
   }
@@ -92,6 +99,7 @@ export class LobbiesController {
   @ApiBearerAuth()
   @Post('games/:id/play-again')
   @ApiCreatedResponse({ type: Lobby, description: 'The rematch lobby (the same one for every player who asks)' })
+  @RequireScope('play')
   playAgain(@CurrentPlayer() caller: AuthenticatedPlayer, @Param('id', ParseUuidPipe) id: string): Promise<Lobby> {
     return this.service.playAgain(caller.id, id);
   }

@@ -6,6 +6,7 @@ import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
 import { CreateLobbyInput, JoinLobbyInput, ListLobbiesArgs } from './dto/lobby.inputs.js';
 import { LobbiesService } from './lobbies.service.js';
 import { Lobby, LobbyPage } from './models/lobby.model.js';
+import { RequireScope } from '../auth/scopes.js';
 
 @Resolver(() => Lobby)
 export class LobbiesResolver {
@@ -33,16 +34,19 @@ export class LobbiesResolver {
   }
 
   @Mutation(() => Lobby, { description: 'Open a lobby for a preset; the caller is its host and takes a seat' })
+  @RequireScope('play')
   createLobby(@CurrentPlayer() caller: AuthenticatedPlayer, @Args('input') input: CreateLobbyInput): Promise<Lobby> {
     return this.service.create(caller.id, input);
   }
 
   @Mutation(() => Lobby, { description: 'Take a seat, by lobby id or invite code; the last seat taken starts the game' })
+  @RequireScope('play')
   joinLobby(@CurrentPlayer() caller: AuthenticatedPlayer, @Args('input') input: JoinLobbyInput): Promise<Lobby> {
     return this.service.join(caller.id, input);
   }
 
   @Mutation(() => Lobby, { description: 'Give up your seat before the game starts' })
+  @RequireScope('play')
   leaveLobby(
     @CurrentPlayer() caller: AuthenticatedPlayer,
     @Args('lobbyId', { type: () => ID }, ParseUuidPipe) lobbyId: string,
@@ -51,6 +55,7 @@ export class LobbiesResolver {
   }
 
   @Mutation(() => Lobby, { description: 'The host removes a player before the game starts' })
+  @RequireScope('play')
   removeFromLobby(
     @CurrentPlayer() caller: AuthenticatedPlayer,
     @Args('lobbyId', { type: () => ID }, ParseUuidPipe) lobbyId: string,
@@ -60,6 +65,7 @@ export class LobbiesResolver {
   }
 
   @Mutation(() => Lobby, { description: 'The host starts the game of a full lobby (a full lobby also starts by itself)' })
+  @RequireScope('play')
   startLobby(
     @CurrentPlayer() caller: AuthenticatedPlayer,
     @Args('lobbyId', { type: () => ID }, ParseUuidPipe) lobbyId: string,
@@ -70,6 +76,7 @@ export class LobbiesResolver {
   @Mutation(() => Lobby, {
     description: 'A new lobby for the players of a finished game, in the same seats; its game starts at once',
   })
+  @RequireScope('play')
   playAgain(
     @CurrentPlayer() caller: AuthenticatedPlayer,
     @Args('gameId', { type: () => ID }, ParseUuidPipe) gameId: string,

@@ -103,6 +103,9 @@ describe('lobbies over REST', () => {
     expect((await t.rest('GET', `${BASE}?first=abc`)).status).toBe(400);
     expect((await t.rest('GET', `${BASE}?first=0`)).status).toBe(400);
     expect((await t.rest('GET', `${BASE}?after=zzz`)).status).toBe(400);
+    const forged = await t.rest('GET', `${BASE}?after=${Buffer.from('2020-01-01T00:00:00.000Z|x').toString('base64url')}`);
+    expect(forged).toMatchObject({ status: 400, body: { code: 'BAD_INPUT', field: 'after' } });
+    expect((await t.rest('GET', `${BASE}?offset=1`)).status).toBe(400);
   });
 
   it('documents every lobby operation in the OpenAPI document', async () => {

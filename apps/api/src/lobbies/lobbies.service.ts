@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { makeRules } from '@mizerka/rules';
+import type { AppConfig } from '../config/app-config.js';
 import { badInput, conflict, DomainError, forbidden, notFound } from '../common/errors.js';
+import { decodeCursor, pageOf } from '../common/paging.js';
 import { GamesService } from '../games/index.js';
 import { Outbox } from '../outbox/outbox.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { DEFAULT_PAGE, type CreateLobbyInput, type JoinLobbyInput, type ListLobbiesArgs } from './dto/lobby.inputs.js';
+import { type CreateLobbyInput, type JoinLobbyInput, type ListLobbiesArgs } from './dto/lobby.inputs.js';
 import { newInviteCode, normaliseInviteCode } from './invite-code.js';
 import { type Lobby, LobbyStatus, LobbyVisibility, type LobbyPage, type LobbyRuleOptions } from './models/lobby.model.js';
 
@@ -37,11 +40,16 @@ const CREATE_ATTEMPTS = 4;
 
 @Injectable()
 export class LobbiesService {
+  private readonly maxOpenLobbies: number;
+
   constructor(
     private readonly prisma: PrismaService,
     private readonly games: GamesService,
     private readonly outbox: Outbox,
-  ) {}
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.maxOpenLobbies = config.get('quotas', { infer: true }).openLobbiesPerPlayer;
+  }
 
   /** A new lobby; the caller is its host and sits down at `seat` (default 0). */
   async create(callerId: string, input: CreateLobbyInput): Promise<Lobby> {
@@ -50,6 +58,7 @@ export class LobbiesService {
     checkSeatRange(seat, rules.players);
     return this.withNewInviteCode((inviteCode) =>
       this.prisma.$transaction(async (tx) => {
+        await this.checkOpenLobbies(tx, callerId);
         const lobby = await tx.lobby.create({
           data: {
             preset: rules.preset,
@@ -67,41 +76,23 @@ export class LobbiesService {
     );
   }
 
-  /** Open public lobbies, newest first, by cursor (`after`) or by `offset`. */
+  /** Open public lobbies, newest first, a page `after` a cursor (new lobbies never shift a later page). */
   async list(args: ListLobbiesArgs): Promise<LobbyPage> {
-    if (args.after !== undefined && args.after !== null && args.offset !== undefined && args.offset !== null) {
-      throw badInput('Give either after or offset, not both');
-    }
-    const first = args.first ?? DEFAULT_PAGE;
     const where: Prisma.LobbyWhereInput = {
       status: LobbyStatus.open,
       visibility: LobbyVisibility.public,
       ...(args.preset ? { preset: args.preset } : {}),
     };
-    let page: Prisma.LobbyWhereInput = where;
-    if (args.after) {
-      const cursor = decodeCursor(args.after);
-      page = {
-        AND: [
-          where,
-          { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] },
-        ],
-      };
-    }
+    const cursor = args.after ? decodeCursor(args.after) : null;
+    const page: Prisma.LobbyWhereInput = cursor
+      ? { AND: [where, { OR: [{ createdAt: { lt: cursor.at } }, { createdAt: cursor.at, id: { lt: cursor.id } }] }] }
+      : where;
     const [rows, total] = await Promise.all([
-      this.prisma.lobby.findMany({
-        where: page,
-        select: LOBBY,
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        take: first + 1,
-        skip: args.offset ?? 0,
-      }),
+      this.prisma.lobby.findMany({ where: page, select: LOBBY, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: args.first + 1 }),
       this.prisma.lobby.count({ where }),
     ]);
-    const more = rows.length > first;
-    const shown = more ? rows.slice(0, first) : rows;
-    const last = shown.at(-1);
-    return { lobbies: shown.map(toView), total, nextCursor: more && last ? encodeCursor(last) : null };
+    const shown = pageOf(rows, args.first, (row) => ({ at: row.createdAt, id: row.id }));
+    return { lobbies: shown.items.map(toView), total, nextCursor: shown.nextCursor, hasMore: shown.hasMore };
   }
 
   /** Public lobbies are seen by anyone; unlisted ones only by their members (or by code). */
@@ -141,6 +132,7 @@ export class LobbiesService {
       if (lobby.seats.some((s) => s.playerId === callerId)) throw conflict('You are already seated in this lobby');
       const taken = new Set(lobby.seats.map((s) => s.seat));
       if (taken.size >= lobby.players) throw conflict('The lobby is full');
+      await this.checkOpenLobbies(tx, callerId);
       let seat: number;
       if (input.seat !== undefined && input.seat !== null) {
         if (taken.has(input.seat)) throw conflict(`Seat ${input.seat} is taken`, { seat: input.seat });
@@ -250,6 +242,21 @@ export class LobbiesService {
   }
 
   // --- helpers ---------------------------------------------------------------------------
+
+  /**
+   * A player sits in at most MAX_OPEN_LOBBIES_PER_PLAYER open lobbies (hosting or joined). The
+   * player's row is locked while counting, so two requests at once cannot both take the last place.
+   */
+  private async checkOpenLobbies(tx: Tx, playerId: string): Promise<void> {
+    await tx.$queryRaw`SELECT id FROM players WHERE id = ${playerId}::uuid FOR UPDATE`;
+    const open = await tx.lobbySeat.count({ where: { playerId, lobby: { status: LobbyStatus.open } } });
+    if (open >= this.maxOpenLobbies) {
+      throw conflict(
+        `You sit in ${open} open lobbies, the most allowed (MAX_OPEN_LOBBIES_PER_PLAYER = ${this.maxOpenLobbies}); leave one first`,
+        { limit: this.maxOpenLobbies },
+      );
+    }
+  }
 
   /** The lobby as `viewerId` may see it; unlisted lobbies of others do not exist for them. */
   private async visible(db: Tx, id: string, viewerId: string | undefined): Promise<LobbyRow> {
@@ -383,19 +390,4 @@ function toView(row: LobbyRow): Lobby {
     previousGameId: row.previousGameId,
     createdAt: row.createdAt,
   };
-}
-
-function encodeCursor(row: { createdAt: Date; id: string }): string {
-  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [time, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(time ?? '');
-  if (rest.length > 0 || id === undefined || !UUID.test(id) || Number.isNaN(createdAt.getTime())) {
-    throw badInput('after is not a valid cursor');
-  }
-  return { createdAt, id };
 }

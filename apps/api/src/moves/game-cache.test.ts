@@ -43,22 +43,24 @@ describe('the game cache', () => {
 
     // The next move through A meets its stale entry, on which it is not even this seat's turn:
     // A must not answer NOT_YOUR_TURN from its cache, but read again and make the move.
-    step = await nextMove(b, seated, gameId, random);
-    const third = await a.gql(MAKE_MOVE, { input: { gameId, ...step.input } }, step.mover.token);
-    expect(third.errors).toBeUndefined();
-    expect(third.data!.makeMove.version).toBeGreaterThan(current);
+    const third = await nextMove(b, seated, gameId, random);
+    const viaA = await a.gql(MAKE_MOVE, { input: { gameId, ...third.input } }, third.mover.token);
+    expect(viaA.errors).toBeUndefined();
+    const behind = viaA.data!.makeMove.version as number;
+    expect(behind).toBeGreaterThan(current);
 
-    // B's entry is stale now too; a move there whose turn B's cache agrees with loses at the
-    // write (version condition) and is refused as CONFLICT, writing nothing.
-    const behind = third.data!.makeMove.version as number;
-    step = await nextMove(a, seated, gameId, random);
-    const viaB = await b.gql(MAKE_MOVE, { input: { gameId, ...step.input } }, step.mover.token);
-    if (viaB.errors) {
-      expect(viaB.errors[0].extensions).toMatchObject({ code: 'CONFLICT', version: behind });
-      expect((await a.gql(TURN_QUERY, { id: gameId })).data!.game.version).toBe(behind);
-      const again = await b.gql(MAKE_MOVE, { input: { gameId, ...step.input } }, step.mover.token);
-      expect(again.errors).toBeUndefined();
-    }
+    // B's entry is stale now too, still at `current`, where the third move is this seat's turn
+    // and legal: sent again through B, it is decided on B's cache and loses at the write
+    // (version condition), refused as CONFLICT with the version now current, writing nothing.
+    const viaB = await b.gql(MAKE_MOVE, { input: { gameId, ...third.input } }, third.mover.token);
+    expect(viaB.errors?.map((e) => e.extensions)).toEqual([expect.objectContaining({ code: 'CONFLICT', version: behind })]);
+    expect((await a.gql(TURN_QUERY, { id: gameId })).data!.game.version).toBe(behind);
+
+    // The conflict dropped B's entry: the next move through B is decided on a fresh read.
+    const fourth = await nextMove(a, seated, gameId, random);
+    const again = await b.gql(MAKE_MOVE, { input: { gameId, ...fourth.input } }, fourth.mover.token);
+    expect(again.errors).toBeUndefined();
+    expect(again.data!.makeMove.version).toBeGreaterThan(behind);
 
     const log = await b.gql('query($id: ID!) { gameEvents(gameId: $id) { entries { seq } } }', { id: gameId });
     const seqs = log.data!.gameEvents.entries.map((e: { seq: number }) => e.seq);

@@ -8,6 +8,7 @@ import { MoveBody } from './dto/make-move.input.js';
 import { ResignBody } from './dto/resign.input.js';
 import { MoveResult } from './models/move-result.model.js';
 import { MovesService } from './moves.service.js';
+import { RequireScope } from '../auth/scopes.js';
 
 @ApiTags('games')
 @ApiBearerAuth()
@@ -19,6 +20,7 @@ export class MovesController {
   @HttpCode(200)
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same as idempotencyKey in the body' })
   @ApiOkResponse({ type: MoveResult, description: 'The move was accepted (or had been, under the same idempotency key)' })
+  @RequireScope('play')
   makeMove(
     @CurrentPlayer() caller: AuthenticatedPlayer,
     @Param('id', ParseUuidPipe) id: string,
@@ -35,6 +37,7 @@ export class MovesController {
     type: MoveResult,
     description: 'The caller resigned: the game is over, the caller placed last and the others by their totals',
   })
+  @RequireScope('play')
   resign(
     @CurrentPlayer() caller: AuthenticatedPlayer,
     @Param('id', ParseUuidPipe) id: string,

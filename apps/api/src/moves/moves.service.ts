@@ -28,6 +28,7 @@ import {
   type LogEntry,
   type StoredGame,
 } from '../games/index.js';
+import { moveSeconds, movesTotal } from '../metrics/metrics.js';
 import { Outbox } from '../outbox/outbox.js';
 import type { Actor } from './actors.js';
 import { GameCache } from './game-cache.js';
@@ -81,6 +82,19 @@ export class MovesService {
   }
 
   async submit(gameId: string, actor: Actor, action: Action, options: MoveOptions): Promise<MoveResult> {
+    const started = performance.now();
+    try {
+      const result = await this.decideAndWrite(gameId, actor, action, options);
+      moveSeconds.observe((performance.now() - started) / 1000);
+      movesTotal.inc({ actor: actor.kind, outcome: 'accepted' });
+      return result;
+    } catch (error) {
+      movesTotal.inc({ actor: actor.kind, outcome: error instanceof DomainError ? error.code : 'INTERNAL' });
+      throw error;
+    }
+  }
+
+  private async decideAndWrite(gameId: string, actor: Actor, action: Action, options: MoveOptions): Promise<MoveResult> {
     const key = options.idempotencyKey ?? null;
     const request = key === null ? null : fingerprint(action, options);
     const playerId = actor.kind === 'system' ? null : actor.playerId;

@@ -262,7 +262,10 @@ describe('concurrency and idempotency', () => {
     id = await startGame(t, seated, 'bidding');
   });
 
-  /** Holds the game row locked while `start` fires requests, so that they all read before any writes. */
+  /**
+   * Holds the game row locked while `start` fires requests, until every one of them waits on that
+   * lock (so all have read before any writes), then lets them go.
+   */
   async function withRowLocked<T>(start: () => Promise<T>[]): Promise<T[]> {
     const client = new pg.Client({ connectionString: t.databaseUrl });
     await client.connect();
@@ -270,7 +273,21 @@ describe('concurrency and idempotency', () => {
       await client.query('BEGIN');
       await client.query('SELECT 1 FROM games WHERE id = $1 FOR UPDATE', [id]);
       const pending = start();
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      let settled = false;
+      const early = Promise.allSettled(pending).then(() => (settled = true));
+      for (const deadline = Date.now() + 20_000; ; ) {
+        const { rows } = await client.query<{ waiting: number }>(
+          // Blocked by this lock, or queued behind a request blocked by it (on the row's tuple lock).
+          `SELECT count(*)::int AS waiting FROM pg_stat_activity
+            WHERE datname = current_database() AND cardinality(pg_blocking_pids(pid)) > 0`,
+        );
+        if (rows[0].waiting >= pending.length) break;
+        // A request that answered without waiting never reached the write: the race did not happen.
+        if (settled || Date.now() > deadline) {
+          throw new Error(`only ${rows[0].waiting} of ${pending.length} requests waited on the game's row lock`);
+        }
+        await Promise.race([early, new Promise((resolve) => setTimeout(resolve, 5))]);
+      }
       await client.query('COMMIT');
       return await Promise.all(pending);
     } finally {

@@ -1,12 +1,14 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { CurrentPlayer } from '../auth/current-player.decorator.js';
 import { Public } from '../auth/public.decorator.js';
+import { PageArgs } from '../common/paging.js';
 import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
 import { CreateApiTokenInput, RegisterInput } from './dto/player.inputs.js';
-import { ApiToken, CreateApiTokenPayload, Player, RegisterPayload } from './models/player.model.js';
+import { ApiToken, ApiTokenPage, CreateApiTokenPayload, Player, RegisterPayload } from './models/player.model.js';
 import { PlayersService } from './players.service.js';
+import { RequireScope } from '../auth/scopes.js';
 
 @ApiTags('players')
 @Controller()
@@ -29,22 +31,25 @@ export class PlayersController {
 
   @ApiBearerAuth()
   @Get('me/tokens')
-  @ApiOkResponse({ type: [ApiToken] })
-  tokens(@CurrentPlayer() caller: AuthenticatedPlayer): Promise<ApiToken[]> {
-    return this.players.listTokens(caller.id);
+  @ApiOkResponse({ type: ApiTokenPage, description: "The caller's API tokens, oldest first, by page" })
+  @RequireScope('admin')
+  tokens(@CurrentPlayer() caller: AuthenticatedPlayer, @Query() page: PageArgs): Promise<ApiTokenPage> {
+    return this.players.listTokens(caller.id, page.first, page.after);
   }
 
   @ApiBearerAuth()
   @Post('me/tokens')
   @ApiCreatedResponse({ type: CreateApiTokenPayload })
+  @RequireScope('admin')
   createToken(@CurrentPlayer() caller: AuthenticatedPlayer, @Body() input: CreateApiTokenInput): Promise<CreateApiTokenPayload> {
-    return this.players.createToken(caller.id, input.name);
+    return this.players.createToken(caller.id, input);
   }
 
   @ApiBearerAuth()
   @Delete('me/tokens/:id')
   @HttpCode(200)
   @ApiOkResponse({ type: ApiToken, description: 'The revoked token' })
+  @RequireScope('admin')
   revokeToken(@CurrentPlayer() caller: AuthenticatedPlayer, @Param('id', ParseUuidPipe) id: string): Promise<ApiToken> {
     return this.players.revokeToken(caller.id, id);
   }

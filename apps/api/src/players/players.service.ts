@@ -1,20 +1,31 @@
 import { Injectable } from '@nestjs/common';
-import { AuthService } from '../auth/auth.service.js';
+import { ConfigService } from '@nestjs/config';
+import { RevocationBus } from '../auth/revocation-bus.js';
+import { TOKEN_SCOPES, type TokenScope } from '../auth/scopes.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { conflict, notFound } from '../common/errors.js';
+import type { AppConfig } from '../config/app-config.js';
+import { decodeCursor, pageOf } from '../common/paging.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import type { ApiToken, CreateApiTokenPayload, Player, RegisterPayload } from './models/player.model.js';
+import type { ApiToken, ApiTokenPage, CreateApiTokenPayload, Player, RegisterPayload } from './models/player.model.js';
 
 const PLAYER = { id: true, name: true, createdAt: true } as const;
-const TOKEN = { id: true, name: true, createdAt: true, lastUsedAt: true, revokedAt: true } as const;
+const TOKEN = { id: true, name: true, scopes: true, expiresAt: true, createdAt: true, lastUsedAt: true, revokedAt: true } as const;
+/** What a new token may do when the caller does not say: play, not manage tokens. */
+const DEFAULT_SCOPES: TokenScope[] = ['read', 'play'];
 
 @Injectable()
 export class PlayersService {
+  private readonly maxTokens: number;
+
   constructor(
     private readonly prisma: PrismaService,
-    private readonly auth: AuthService,
-  ) {}
+    private readonly revocations: RevocationBus,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.maxTokens = config.get('quotas', { infer: true }).tokensPerPlayer;
+  }
 
   async register(name: string): Promise<RegisterPayload> {
     const token = newToken();
@@ -38,17 +49,51 @@ export class PlayersService {
     return player;
   }
 
-  async createToken(playerId: string, name: string): Promise<CreateApiTokenPayload> {
+  /**
+   * A further token with the scopes given (default read and play) and an optional lifetime. A
+   * player holds at most MAX_TOKENS_PER_PLAYER usable (neither revoked nor expired) tokens: the
+   * player's row is locked while counting, so two requests at once cannot both take the last one.
+   */
+  async createToken(
+    playerId: string,
+    input: { name: string; scopes?: TokenScope[] | null; expiresInSeconds?: number | null },
+  ): Promise<CreateApiTokenPayload> {
     const token = newToken();
-    const apiToken = await this.prisma.apiToken.create({
-      data: { playerId, name, tokenHash: hashToken(token) },
-      select: TOKEN,
+    const scopes = TOKEN_SCOPES.filter((s) => (input.scopes ?? DEFAULT_SCOPES).includes(s));
+    const expiresAt = input.expiresInSeconds ? new Date(Date.now() + input.expiresInSeconds * 1000) : null;
+    const apiToken = await this.prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM players WHERE id = ${playerId}::uuid FOR UPDATE`;
+      const usable = await tx.apiToken.count({
+        where: { playerId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+      });
+      if (usable >= this.maxTokens) {
+        throw conflict(
+          `You have ${usable} usable API tokens, the most allowed (MAX_TOKENS_PER_PLAYER = ${this.maxTokens}); revoke one first`,
+          { limit: this.maxTokens },
+        );
+      }
+      return tx.apiToken.create({
+        data: { playerId, name: input.name, tokenHash: hashToken(token), scopes, expiresAt },
+        select: TOKEN,
+      });
     });
     return { apiToken, token };
   }
 
-  listTokens(playerId: string): Promise<ApiToken[]> {
-    return this.prisma.apiToken.findMany({ where: { playerId }, select: TOKEN, orderBy: { createdAt: 'asc' } });
+  /** The player's tokens, oldest first, a page `after` a cursor. */
+  async listTokens(playerId: string, first: number, after?: string | null): Promise<ApiTokenPage> {
+    const cursor = after ? decodeCursor(after) : null;
+    const rows = await this.prisma.apiToken.findMany({
+      where: {
+        playerId,
+        ...(cursor ? { OR: [{ createdAt: { gt: cursor.at } }, { createdAt: cursor.at, id: { gt: cursor.id } }] } : {}),
+      },
+      select: TOKEN,
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: first + 1,
+    });
+    const page = pageOf(rows, first, (t) => ({ at: t.createdAt, id: t.id }));
+    return { tokens: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore };
   }
 
   /** Revoking twice is harmless; another player's token is reported as not found. */
@@ -57,7 +102,7 @@ export class PlayersService {
     if (!existing) throw notFound('API token');
     if (existing.revokedAt) return existing;
     const revoked = await this.prisma.apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() }, select: TOKEN });
-    this.auth.forget(tokenId);
+    this.revocations.revoked(tokenId); // after the commit: this instance refuses it and closes its sockets at once
     return revoked;
   }
 }

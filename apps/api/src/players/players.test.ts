@@ -62,8 +62,9 @@ describe('registration and tokens over GraphQL', () => {
     expect(second.token).not.toBe(token);
     expect((await t.gql(ME, {}, second.token)).data?.me.name).toBe('celina');
 
-    const list = await t.gql('{ myApiTokens { id name revokedAt } }', {}, token);
-    expect(list.data?.myApiTokens.map((x: { name: string }) => x.name)).toEqual(['default', 'phone']);
+    const list = await t.gql('{ myApiTokens { hasMore nextCursor tokens { id name revokedAt } } }', {}, token);
+    expect(list.data?.myApiTokens).toMatchObject({ hasMore: false, nextCursor: null });
+    expect(list.data?.myApiTokens.tokens.map((x: { name: string }) => x.name)).toEqual(['default', 'phone']);
     expect(JSON.stringify(list)).not.toContain(second.token);
 
     const revoked = await t.gql('mutation($id: ID!) { revokeApiToken(id: $id) { revokedAt } }', { id: second.apiToken.id }, token);
@@ -77,8 +78,8 @@ describe('registration and tokens over GraphQL', () => {
   it("cannot revoke another player's token, and a bad id is BAD_INPUT", async () => {
     const a = await t.register('dawid');
     const b = await t.register('ewa');
-    const list = await t.gql('{ myApiTokens { id } }', {}, b.token);
-    const theirs = list.data?.myApiTokens[0].id;
+    const list = await t.gql('{ myApiTokens { tokens { id } } }', {}, b.token);
+    const theirs = list.data?.myApiTokens.tokens[0].id;
     const attempt = await t.gql('mutation($id: ID!) { revokeApiToken(id: $id) { id } }', { id: theirs }, a.token);
     expect(attempt.errors?.[0].extensions?.code).toBe('NOT_FOUND');
     const bad = await t.gql('mutation { revokeApiToken(id: "42") { id } }', {}, a.token);

@@ -164,6 +164,9 @@ export class GamePage {
   @Prop(() => [GameSummary])
   items!: GameSummary[];
 
-  @Prop(() => Int, { nullable: true, description: 'The offset of the next page; null on the last page' })
-  nextOffset!: number | null;
+  @Prop(() => String, { nullable: true, description: 'Pass as `after` for the next page; null on the last page' })
+  nextCursor!: string | null;
+
+  @Prop({ description: 'More games follow this page' })
+  hasMore!: boolean;
 }

@@ -1,12 +1,10 @@
 import { ArgsType, Field, ID, InputType, Int } from '@nestjs/graphql';
+import { TARGET_MAX, TARGET_MIN } from '@mizerka/rules';
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsEnum, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { IsEnum, IsInt, IsObject, IsOptional, IsString, IsUUID, Length } from 'class-validator';
 import { Prop } from '../../common/model-field.js';
+import { PageArgs } from '../../common/paging.js';
 import { LobbyVisibility } from '../models/lobby.model.js';
-
-export const MAX_PAGE = 100;
-export const DEFAULT_PAGE = 20;
 
 /**
  * Rule options. Their values are checked by the rules (`makeRules`), not here, so a client
@@ -21,7 +19,12 @@ export class LobbyRuleOptionsInput {
   })
   mizerkaQuotas?: string | null;
 
-  @Prop(() => Int, { optional: true, description: 'bidding family: the total that ends the game (default 300)', example: 300 })
+  @Prop(() => Int, {
+    optional: true,
+    description: `bidding family: the total that ends the game, ${TARGET_MIN} to ${TARGET_MAX} (default 300)`,
+    example: 300,
+    api: { minimum: TARGET_MIN, maximum: TARGET_MAX },
+  })
   target?: number | null;
 
   @Prop(() => Boolean, { optional: true, description: 'bidding family: allow the double-misère bid (default false)' })
@@ -93,35 +96,10 @@ export class JoinByCodeBody {
 
 /** The list's filter and page: GraphQL arguments and REST query parameters alike. */
 @ArgsType()
-export class ListLobbiesArgs {
+export class ListLobbiesArgs extends PageArgs {
   @Prop({ optional: true, description: 'Only lobbies of this preset', example: 'classic' })
   @IsOptional()
   @IsString()
   @Length(1, 32, { message: 'preset must be 1 to 32 characters long' })
   preset?: string;
-
-  @Prop(() => Int, {
-    optional: true,
-    description: `Page size, 1 to ${MAX_PAGE}; default ${DEFAULT_PAGE}`,
-    api: { minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE },
-  })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'first must be a whole number' })
-  @Min(1, { message: `first must be 1 to ${MAX_PAGE}` })
-  @Max(MAX_PAGE, { message: `first must be 1 to ${MAX_PAGE}` })
-  first?: number;
-
-  @Prop({ optional: true, description: 'The nextCursor of the previous page' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 200, { message: 'after is not a valid cursor' })
-  after?: string;
-
-  @Prop(() => Int, { optional: true, description: 'Or skip this many lobbies (not with `after`)', api: { minimum: 0 } })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'offset must be a whole number' })
-  @Min(0, { message: 'offset must not be negative' })
-  offset?: number;
 }

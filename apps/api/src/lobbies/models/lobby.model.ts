@@ -115,4 +115,7 @@ export class LobbyPage {
 
   @Prop(() => String, { nullable: true, description: 'Pass as `after` for the next page; null on the last page' })
   nextCursor!: string | null;
+
+  @Prop({ description: 'More lobbies follow this page' })
+  hasMore!: boolean;
 }

@@ -1,6 +1,8 @@
-import { InputType } from '@nestjs/graphql';
-import { IsString, Length, Matches } from 'class-validator';
+import { InputType, Int } from '@nestjs/graphql';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import type { TokenScope } from '../../auth/scopes.js';
 import { Prop } from '../../common/model-field.js';
+import { TokenScopeEnum } from '../models/token-scope.enum.js';
 
 export const PLAYER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
@@ -23,4 +25,27 @@ export class CreateApiTokenInput {
   @IsString()
   @Length(1, 64, { message: 'token name must be 1 to 64 characters long' })
   name!: string;
+
+  @Prop(() => [TokenScopeEnum], {
+    optional: true,
+    enumRef: true,
+    description: 'What the token may do (default read and play); admin (managing tokens) must be asked for',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayNotEmpty({ message: 'scopes must name at least one scope' })
+  @ArrayMaxSize(3)
+  @IsIn(Object.values(TokenScopeEnum), { each: true, message: 'scopes may hold only read, play and admin' })
+  scopes?: TokenScope[];
+
+  @Prop(() => Int, {
+    optional: true,
+    description: 'The token stops working this many seconds from now (60 to 31536000, a year); default: never',
+    api: { minimum: 60, maximum: 31_536_000 },
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(60, { message: 'expiresInSeconds must be 60 to 31536000' })
+  @Max(31_536_000, { message: 'expiresInSeconds must be 60 to 31536000' })
+  expiresInSeconds?: number;
 }

@@ -1,5 +1,7 @@
 import { ID } from '@nestjs/graphql';
+import type { TokenScope } from '../../auth/scopes.js';
 import { Model, Prop } from '../../common/model-field.js';
+import { TokenScopeEnum } from './token-scope.enum.js';
 
 @Model({ description: 'A registered player' })
 export class Player {
@@ -21,6 +23,12 @@ export class ApiToken {
   @Prop({ example: 'laptop' })
   name!: string;
 
+  @Prop(() => [TokenScopeEnum], { enumRef: true, description: 'What the token may do' })
+  scopes!: TokenScope[];
+
+  @Prop(() => Date, { nullable: true, description: 'When the token stops working; null: never' })
+  expiresAt!: Date | null;
+
   @Prop()
   createdAt!: Date;
 
@@ -29,6 +37,18 @@ export class ApiToken {
 
   @Prop(() => Date, { nullable: true })
   revokedAt!: Date | null;
+}
+
+@Model({ description: "A page of the caller's API tokens, oldest first" })
+export class ApiTokenPage {
+  @Prop(() => [ApiToken])
+  tokens!: ApiToken[];
+
+  @Prop(() => String, { nullable: true, description: 'Pass as `after` for the next page; null on the last page' })
+  nextCursor!: string | null;
+
+  @Prop({ description: 'More tokens follow this page' })
+  hasMore!: boolean;
 }
 
 @Model()

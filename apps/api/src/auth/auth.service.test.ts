@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import type { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../config/app-config.js';
+import type { PrismaService } from '../prisma/prisma.service.js';
+import { AuthService } from './auth.service.js';
+import { RevocationBus } from './revocation-bus.js';
+import { hashToken } from './tokens.js';
+
+const TOKEN = 'mzk_test-token';
+const TOKEN_ID = '11111111-1111-1111-1111-111111111111';
+
+/** A database of one token whose reads can be held back, to line up a race with a revoke. */
+function fakeDatabase() {
+  let revokedAt: Date | null = null;
+  let expiresAt: Date | null = null;
+  let gate: Promise<void> | null = null;
+  let reads = 0;
+  const prisma = {
+    $queryRaw: async (strings: TemplateStringsArray, ...values: unknown[]) => {
+      reads++;
+      // The row as it is when the statement runs, returned after the gate opens.
+      const snapshot = { revoked_at: revokedAt, expires_at: expiresAt };
+      if (gate) await gate;
+      if (values[0] !== hashToken(TOKEN)) return [];
+      return [{ token_id: TOKEN_ID, last_used_at: new Date(), scopes: ['read', 'play'], player_id: 'p1', name: 'ala', ...snapshot }];
+    },
+    apiToken: { update: async () => ({}) },
+  };
+  return {
+    prisma: prisma as unknown as PrismaService,
+    reads: () => reads,
+    revoke: () => (revokedAt = new Date()),
+    expire: (at: Date) => (expiresAt = at),
+    hold: () => {
+      let open!: () => void;
+      gate = new Promise<void>((resolve) => (open = resolve));
+      return () => {
+        gate = null;
+        open();
+      };
+    },
+  };
+}
+
+const config = (authCacheSeconds: number) => ({ get: () => authCacheSeconds }) as unknown as ConfigService<AppConfig, true>;
+
+describe('AuthService', () => {
+  it('caches a token for AUTH_CACHE_SECONDS and drops it at once when revoked here', async () => {
+    const db = fakeDatabase();
+    const bus = new RevocationBus();
+    const auth = new AuthService(db.prisma, bus, config(60));
+    expect((await auth.authenticate(`Bearer ${TOKEN}`)).scopes).toEqual(['read', 'play']);
+    await auth.authenticate(`Bearer ${TOKEN}`);
+    expect(db.reads()).toBe(1);
+    db.revoke();
+    bus.revoked(TOKEN_ID);
+    await expect(auth.authenticate(`Bearer ${TOKEN}`)).rejects.toThrow(/revoked/);
+  });
+
+  it('does not re-cache a token whose read raced its revoke', async () => {
+    const db = fakeDatabase();
+    const bus = new RevocationBus();
+    const auth = new AuthService(db.prisma, bus, config(60));
+    // The read starts and sees the token unrevoked; the revoke commits and is announced before
+    // the read's answer comes back.
+    const open = db.hold();
+    const racing = auth.authenticate(`Bearer ${TOKEN}`);
+    await new Promise((r) => setImmediate(r));
+    db.revoke();
+    bus.revoked(TOKEN_ID);
+    open();
+    await expect(racing).rejects.toThrow(/revoked/);
+    // Nothing was cached: the next request reads the database, which says revoked.
+    await expect(auth.authenticate(`Bearer ${TOKEN}`)).rejects.toThrow(/revoked/);
+    expect(db.reads()).toBe(2);
+  });
+
+  it('answers, but does not cache, a read that raced the revoke of another token', async () => {
+    const db = fakeDatabase();
+    const bus = new RevocationBus();
+    const auth = new AuthService(db.prisma, bus, config(60));
+    const open = db.hold();
+    const racing = auth.authenticate(`Bearer ${TOKEN}`);
+    await new Promise((r) => setImmediate(r));
+    bus.revoked('22222222-2222-2222-2222-222222222222');
+    open();
+    expect((await racing).id).toBe('p1');
+    await auth.authenticate(`Bearer ${TOKEN}`);
+    expect(db.reads()).toBe(2);
+  });
+
+  it('refuses an expired token, and caches none past its expiry', async () => {
+    const db = fakeDatabase();
+    const auth = new AuthService(db.prisma, new RevocationBus(), config(60));
+    db.expire(new Date(Date.now() - 1000));
+    await expect(auth.authenticate(`Bearer ${TOKEN}`)).rejects.toThrow(/expired/);
+    await expect(auth.authenticate(`Bearer ${TOKEN}`)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+
+    const soon = fakeDatabase();
+    const auth2 = new AuthService(soon.prisma, new RevocationBus(), config(60));
+    soon.expire(new Date(Date.now() + 30));
+    await auth2.authenticate(`Bearer ${TOKEN}`);
+    const deadline = Date.now() + 2000;
+    while (Date.now() < deadline) {
+      try {
+        await auth2.authenticate(`Bearer ${TOKEN}`);
+      } catch (error) {
+        expect(String(error)).toMatch(/expired/);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error('the cached token outlived its expiry');
+  });
+});

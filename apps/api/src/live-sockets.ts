@@ -1,0 +1,96 @@
+import { Logger } from '@nestjs/common';
+import type { ModuleRef } from '@nestjs/core';
+import { GraphQLModule } from '@nestjs/graphql';
+import { GraphQLError } from 'graphql';
+import type { Context } from 'graphql-ws';
+import type { WebSocket, WebSocketServer } from 'ws';
+import type { AuthService } from './auth/auth.service.js';
+import type { AuthenticatedPlayer } from './auth/authenticated-player.js';
+import { CLOSE, type LiveConnection, type LiveConnections } from './auth/live-connections.js';
+import { DomainError } from './common/errors.js';
+
+const logger = new Logger('LiveSockets');
+
+/** What graphql-ws keeps per socket: ws's socket, and what onConnect found. */
+export interface WsExtra {
+  socket?: WebSocket;
+  player?: AuthenticatedPlayer;
+  live?: LiveConnection;
+}
+
+type WsContext = Context<Record<string, unknown> | undefined, WsExtra>;
+
+/**
+ * The graphql-ws hooks of the live-socket rules (LiveConnections): authenticate and register a
+ * socket (RATE_LIMITED beyond WS_MAX_SOCKETS_PER_PLAYER, close code 4429), count its
+ * subscriptions against the caps, end its streams the moment it closes.
+ */
+export function liveSocketHooks(auth: AuthService, live: LiveConnections) {
+  return {
+    /** A subscription authenticates once, with connectionParams.authorization. */
+    onConnect: async (ctx: WsContext): Promise<boolean> => {
+      const params = ctx.connectionParams ?? {};
+      let player: AuthenticatedPlayer;
+      try {
+        player = await auth.authenticate(params.authorization ?? params.Authorization);
+      } catch {
+        return false; // graphql-ws closes with 4403 Forbidden
+      }
+      const socket = ctx.extra.socket;
+      try {
+        // No await between the check above and the registration: a revoke cannot slip between.
+        ctx.extra.live = live.open(player, {
+          close: (code, reason) => socket?.close(code, reason),
+          subscriptions: () => Object.keys(ctx.subscriptions).length,
+        });
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        const code = error.code === 'RATE_LIMITED' ? CLOSE.tooMany : CLOSE.unauthorized;
+        socket?.close(code, `${error.code}: ${error.message}`.slice(0, 123));
+        return false;
+      }
+      ctx.extra.player = player;
+      const connection = ctx.extra.live;
+      // Either side closing ends the socket's streams now, whatever graphql-ws does after.
+      socket?.once('close', () => live.closed(connection));
+      if (socket && socket.readyState !== socket.OPEN) live.closed(connection);
+      return true;
+    },
+    /** Before anything else of a subscribe message: null to go on, errors to refuse it. */
+    admit: (ctx: WsContext): readonly GraphQLError[] | null => {
+      if (!ctx.extra.live) return null;
+      try {
+        live.admit(ctx.extra.live);
+        return null;
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        return [new GraphQLError(error.message, { originalError: error })];
+      }
+    },
+    onComplete: (ctx: WsContext): void => {
+      if (ctx.extra.live) live.settled(ctx.extra.live);
+    },
+  };
+}
+
+/**
+ * Caps the size of a WebSocket message (`ws` accepts 100 MiB by default): a larger one closes the
+ * socket with 1009. Nest builds the WebSocketServer without a way to pass it, so this sets it on
+ * the server the Apollo driver made, and fails the start-up loudly if that is no longer found.
+ */
+export function limitWebSocketMessages(moduleRef: ModuleRef, maxBytes: number): void {
+  const adapter = moduleRef.get(GraphQLModule, { strict: false }).graphQlAdapter as unknown as {
+    _subscriptionService?: { wss?: WebSocketServer };
+  };
+  const wss = adapter._subscriptionService?.wss;
+  if (!wss?.options) {
+    throw new Error('The graphql-ws WebSocket server was not found (has @nestjs/apollo changed?); cannot apply WS_MAX_MESSAGE_BYTES');
+  }
+  wss.options.maxPayload = maxBytes;
+  // ws closes the socket itself on a bad frame (1009 for a message too large) and then emits
+  // 'error', which graphql-ws prints to stderr with console.error: one line of our own log instead.
+  wss.on('connection', (socket: WebSocket) => {
+    socket.removeAllListeners('error');
+    socket.on('error', (error: Error & { code?: string }) => logger.warn(`WebSocket closed on a bad frame: ${error.code ?? error.message}`));
+  });
+}
