@@ -68,6 +68,7 @@ interface Followers {
 function follow(url: string, table: Game[], count: number): Followers {
   const followers: Followers = { entries: 0, completed: 0, errors: {}, close: async () => undefined };
   const clients: Client[] = [];
+  let closing = false;
   for (let i = 0; i < count; i++) {
     const game = table[i % table.length];
     const token = game.tokens[Math.floor(i / table.length) % game.tokens.length];
@@ -91,10 +92,12 @@ function follow(url: string, table: Game[], count: number): Followers {
             } else followers.entries++;
           },
           error: (error) => {
+            if (closing) return;
             const code = error instanceof Error ? error.message.slice(0, 40) : 'socket closed';
             followers.errors[code] = (followers.errors[code] ?? 0) + 1;
           },
           complete: () => {
+            if (closing) return;
             followers.completed++;
             if (!interrupted()) setTimeout(subscribe, 1000).unref();
           },
@@ -103,6 +106,7 @@ function follow(url: string, table: Game[], count: number): Followers {
     subscribe();
   }
   followers.close = async () => {
+    closing = true;
     await Promise.all(clients.map((c) => c.dispose()));
   };
   return followers;
@@ -155,6 +159,7 @@ async function main() {
   await sampleAfterWarmup;
   const last = { health: await server.health(), connections: await databaseConnections(database.url) };
   await followers.close();
+  client.close(); // the players' keep-alive connections too: what is left is the server's own
   // Every follower's socket is gone: what it held on the server must be gone with it.
   await new Promise((done) => setTimeout(done, 2000));
   const closed = { health: await server.health(), connections: await databaseConnections(database.url) };
