@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import { afterEach } from 'vitest';
 import { pino } from 'pino';
 import { createApp } from '../apps/api/src/app.js';
 import { loadConfig, type AppConfig } from '../apps/api/src/config/app-config.js';
@@ -62,4 +63,17 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, databaseU
     return { id: result.data.register.player.id, token: result.data.register.token };
   };
   return { app, baseUrl, databaseUrl: url, gql, rest, register, close: () => app.close() };
+}
+
+/** startTestApp for a test file whose tests start apps of their own: each is closed after its test. */
+export function startTestAppsPerTest(): typeof startTestApp {
+  const apps: TestApp[] = [];
+  afterEach(async () => {
+    await Promise.all(apps.splice(0).map((a) => a.close()));
+  });
+  return async (...args) => {
+    const t = await startTestApp(...args);
+    apps.push(t);
+    return t;
+  };
 }

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startTestApp, type TestApp } from '../../../../test/app.js';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { startTestAppsPerTest, type TestApp } from '../../../../test/app.js';
 import { createTestDatabase } from '../../../../test/database.js';
 import { createApp } from '../app.js';
 import { loadConfig } from '../config/app-config.js';
@@ -9,16 +9,10 @@ import { LobbiesService } from '../lobbies/lobbies.service.js';
 import { createPino } from './logger.js';
 import { originAllowed } from './web-safety.js';
 
-const apps: { close(): Promise<void> }[] = [];
-afterEach(async () => {
+const start = startTestAppsPerTest();
+afterEach(() => {
   vi.restoreAllMocks();
-  await Promise.all(apps.splice(0).map((a) => a.close()));
 });
-async function start(...args: Parameters<typeof startTestApp>) {
-  const t = await startTestApp(...args);
-  apps.push(t);
-  return t;
-}
 const get = (t: TestApp, path: string, headers: Record<string, string> = {}, method = 'GET') =>
   fetch(`${t.baseUrl}${path}`, { method, headers });
 
@@ -143,7 +137,7 @@ describe('request ids', () => {
     });
     const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info' }) };
     const app = await createApp(config, await createTestDatabase(), createPino(config, sink));
-    apps.push(app);
+    onTestFinished(() => app.close());
     await app.listen(0, '127.0.0.1');
     const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
     const lobbies = app.get(LobbiesService);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, withClient } from '../../../../test/database.js';
-import { applyMigrations, listMigrations, MIGRATION_LOCK_KEY, MigrationError, migrationsDir } from './migrations.js';
+import { applyMigrations, listMigrations, MIGRATION_LOCK_KEY, MigrationError, migrationsDir, type MigrationRow } from './migrations.js';
 
 // The boot path must not load Prisma's schema engine (5 MB of WebAssembly), nor the module using it.
 const loaded = vi.hoisted(() => ({ schemaEngine: false }));
@@ -43,14 +43,7 @@ async function addMigrations(dir: string, migrations: Record<string, string>): P
   }
 }
 
-interface Row {
-  id: string;
-  checksum: string;
-  finished_at: Date | null;
-  migration_name: string;
-  logs: string | null;
-  rolled_back_at: Date | null;
-  started_at: Date;
+interface Row extends MigrationRow {
   applied_steps_count: number;
 }
 

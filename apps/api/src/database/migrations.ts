@@ -181,7 +181,8 @@ async function lockHolder(url: string): Promise<string> {
   }
 }
 
-interface MigrationRow {
+/** A row of `_prisma_migrations`, as far as applying migrations reads it. */
+export interface MigrationRow {
   id: string;
   checksum: string;
   finished_at: Date | null;

@@ -1,23 +1,17 @@
 import { Redis } from 'ioredis';
 import { Logger } from '@nestjs/common';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startTestApp, type TestApp } from '../../../../test/app.js';
+import { startTestAppsPerTest, type TestApp } from '../../../../test/app.js';
 import { createTestDatabase } from '../../../../test/database.js';
 import { graphqlCost } from './graphql-cost.js';
 import { MemoryRateLimitStore } from './rate-limit-store.js';
 import { clientAddress } from './rate-limiter.js';
 
 // Every test here runs with a small limit: nothing is lifted out of reach.
-const apps: TestApp[] = [];
-afterEach(async () => {
+const start = startTestAppsPerTest();
+afterEach(() => {
   vi.restoreAllMocks();
-  await Promise.all(apps.splice(0).map((a) => a.close()));
 });
-async function start(...args: Parameters<typeof startTestApp>) {
-  const t = await startTestApp(...args);
-  apps.push(t);
-  return t;
-}
 
 type Call = { status: number; headers: Headers; body: any };
 async function call(t: TestApp, path: string, init: { token?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Call> {
