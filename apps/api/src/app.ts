@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import 'reflect-metadata';
 import { type INestApplication, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -19,6 +20,9 @@ import { rateLimitMiddleware } from './rate-limit/rate-limit.middleware.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 
 export const REST_PREFIX = 'api/v1';
+
+/** How long an idle keep-alive connection stays open. */
+const KEEP_ALIVE_MS = 30_000;
 
 /** Builds the whole application (not yet listening): main.ts and the integration tests share it. */
 export async function createApp(config: AppConfig, databaseUrl: string, logger: Logger = createPino(config)) {
@@ -54,6 +58,12 @@ export async function createApp(config: AppConfig, databaseUrl: string, logger: 
   notFoundEverywhere(app);
   app.useGlobalFilters(new ProblemFilter());
   if (config.apiDocs) setUpOpenApi(app);
+  // Node closes an idle keep-alive connection after 5 s, which races a client sending its next
+  // request on it (a reset the client cannot tell from a lost request). Idle connections live
+  // longer than a player's pause or a proxy's pool here; headers must still come within 35 s.
+  const server = app.getHttpServer() as Server;
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 5_000;
   return app;
 }
 
