@@ -3,11 +3,12 @@ import {
   ApolloServerPluginInlineTraceDisabled,
 } from '@apollo/server/plugin/disabled';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
-import { type DynamicModule, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { type BeforeApplicationShutdown, type DynamicModule, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ModuleRef } from '@nestjs/core';
+import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { type GraphQLWsSubscriptionsConfig, GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
 import type { ExecutionResult } from 'graphql';
+import type { Server } from 'node:http';
 import type { ServerOptions } from 'graphql-ws';
 import { AuthModule } from './auth/auth.module.js';
 import { AuthService } from './auth/auth.service.js';
@@ -66,11 +67,23 @@ function graphqlWsOptions(
 }
 
 @Module({})
-export class AppModule implements OnApplicationBootstrap {
+export class AppModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(
     private readonly moduleRef: ModuleRef,
     private readonly config: ConfigService<AppConfig, true>,
+    private readonly http: HttpAdapterHost,
   ) {}
+
+  /**
+   * Before the HTTP server closes: idle keep-alive connections go at once, and a client that
+   * stops reading its answer cannot hold the shutdown for more than a second.
+   */
+  beforeApplicationShutdown(): void {
+    const server = this.http.httpAdapter?.getHttpServer() as Server | undefined;
+    if (!server) return;
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 1_000).unref();
+  }
 
   /** The WebSocket server exists once GraphQLModule has started: cap its message size. */
   onApplicationBootstrap(): void {
