@@ -14,6 +14,7 @@ import {
 } from '@mizerka/rules';
 import { Prisma } from '../generated/prisma/client.js';
 import { insertOutboxSql, type OutboxJob } from '../outbox/outbox-entries.js';
+import { isUniqueViolation } from '../prisma/errors.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { NewDeal } from './dealing.js';
 import type { GameStatusValue } from './models/enums.js';
@@ -239,15 +240,4 @@ function intArray(values: readonly number[]): Prisma.Sql {
 
 function textArray(values: readonly string[]): Prisma.Sql {
   return values.length === 0 ? Prisma.sql`'{}'::text[]` : Prisma.sql`ARRAY[${Prisma.join(values)}]::text[]`;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
-  if (error.code === 'P2002') return true;
-  const meta = error.meta as { code?: string; driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } } | undefined;
-  return (
-    meta?.code === '23505' ||
-    meta?.driverAdapterError?.cause?.originalCode === '23505' ||
-    meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation'
-  );
 }

@@ -7,6 +7,7 @@ import { decodeCursor, pageOf } from '../common/paging.js';
 import { GamesService } from '../games/index.js';
 import { Outbox } from '../outbox/outbox.js';
 import { Prisma } from '../generated/prisma/client.js';
+import { isUniqueViolation } from '../prisma/errors.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { type CreateLobbyInput, type JoinLobbyInput, type ListLobbiesArgs } from './dto/lobby.inputs.js';
 import { newInviteCode, normaliseInviteCode } from './invite-code.js';
@@ -355,10 +356,6 @@ function parseInviteCode(code: string): string {
 
 function isMember(lobby: LobbyRow, viewerId: string | undefined): boolean {
   return viewerId !== undefined && (lobby.hostId === viewerId || lobby.seats.some((s) => s.playerId === viewerId));
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 }
 
 /** A unique key broken by a concurrent request, or a write conflict: someone else was first. */
