@@ -189,6 +189,10 @@ describe('SIGKILL while moves are in flight (DATABASE_URL)', () => {
           ];
           const settled = await Promise.allSettled(attempts.map((a) => h.gql(MAKE_MOVE, { input: a.input }, token)));
           let answered = false;
+          // The keyed twins and the expectedVersion request are different requests for the same move:
+          // a twin that reads the game after the expectedVersion one moved it is refused by the rules
+          // on the newer state (the seat's turn or card is gone), which is right, not a failure.
+          const siblingMoved = settled.some((s, i) => attempts[i].via === 'gql expectedVersion' && s.status === 'fulfilled' && s.value.data?.makeMove);
           settled.forEach((s, i) => {
             if (s.status === 'fulfilled') {
               answered = true;
@@ -196,8 +200,9 @@ describe('SIGKILL while moves are in flight (DATABASE_URL)', () => {
                 successes.push({ version: s.value.data.makeMove.version, seat: turn.seat, move, via: attempts[i].via });
               } else {
                 const code = s.value.errors?.[0]?.extensions?.code;
+                const refusedAfterSibling = siblingMoved && attempts[i].via === 'gql twin' && (code === 'NOT_YOUR_TURN' || code === 'ILLEGAL_MOVE');
                 // Losing to one's own twin is CONFLICT; anything else (INTERNAL, …) is a failure.
-                if (code !== 'CONFLICT') throw new Error(`unexpected answer ${JSON.stringify(s.value.errors)}`);
+                if (code !== 'CONFLICT' && !refusedAfterSibling) throw new Error(`unexpected answer ${JSON.stringify(s.value.errors)}`);
               }
             }
           });
