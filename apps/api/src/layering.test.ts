@@ -10,9 +10,10 @@ const LAYERS: string[][] = [
   ['generated', 'config', 'metrics'],
   ['common', 'prisma', 'database'],
   ['auth', 'outbox'],
-  ['players', 'health', 'rate-limit'],
+  ['players', 'health', 'rate-limit', 'player-events'],
   ['games'],
-  ['lobbies', 'moves', 'scoring', 'player-events'],
+  ['lobbies', 'moves', 'scoring'],
+  ['clocks', 'inbox', 'webhooks'],
 ];
 /** Features whose folder has an index.ts: others import them only through it. */
 const PUBLIC_SURFACE = ['games'];

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { run, type Runner } from 'graphile-worker';
+import { run, type JobHelpers, type Runner } from 'graphile-worker';
 import pg from 'pg';
 import type { AppConfig } from '../config/app-config.js';
 import { JOB_QUEUE_SCHEMA, jobQueueLogger } from '../database/job-queue.js';
@@ -38,6 +38,7 @@ const RELAY_BATCH = 500;
 export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger('Outbox');
   private readonly consumers = new Map<OutboxEntryType, { name: string; consume: OutboxConsumer }[]>();
+  private readonly tasks = new Map<string, (payload: unknown, helpers: JobHelpers) => Promise<void>>();
   private runner: Runner | null = null;
   private pool: pg.Pool | null = null;
   private sweep: NodeJS.Timeout | null = null;
@@ -56,6 +57,16 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
     const list = this.consumers.get(type) ?? [];
     list.push({ name, consume: consume as unknown as OutboxConsumer });
     this.consumers.set(type, list);
+  }
+
+  /**
+   * Registers the handler of another job-queue task (a move clock, a webhook delivery); call it
+   * from a module's onModuleInit. Jobs are added from SQL (`graphile_worker.add_job`), so that they
+   * commit with what caused them; a handler that throws is retried with backoff.
+   */
+  task(name: string, handler: (payload: unknown, helpers: JobHelpers) => Promise<void>): void {
+    if (name === OUTBOX_TASK || this.tasks.has(name)) throw new Error(`The job task ${name} is registered twice`);
+    this.tasks.set(name, handler);
   }
 
   /** Runs every consumer on its entries of the jobs; one that throws fails the whole batch, which is retried. */
@@ -149,7 +160,7 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
       logger: jobQueueLogger((level, message) => {
         if (level === 'error' || level === 'warning') this.log.warn(message);
       }),
-      taskList: { [OUTBOX_TASK]: (payload) => this.process(payload as OutboxJob[]) },
+      taskList: { ...Object.fromEntries(this.tasks), [OUTBOX_TASK]: (payload) => this.process(payload as OutboxJob[]) },
       // Fetch jobs in batches and mark them done in batches: fewer transactions than jobs.
       preset: {
         worker: { localQueue: settings.batch > 1 ? { size: settings.batch } : undefined, completeJobBatchDelay: settings.batchDelayMs },
