@@ -11,6 +11,7 @@ import type { ExecutionResult } from 'graphql';
 import type { Server } from 'node:http';
 import type { ServerOptions } from 'graphql-ws';
 import { AuthModule } from './auth/auth.module.js';
+import { ClocksModule } from './clocks/clocks.module.js';
 import { AuthService } from './auth/auth.service.js';
 import { LiveConnections } from './auth/live-connections.js';
 import type { GraphQLContext, RequestLike } from './auth/request-context.js';
@@ -41,6 +42,7 @@ export const FEATURE_MODULES = [
   MovesModule,
   ScoringModule,
   PlayerEventsModule,
+  ClocksModule,
 ];
 
 /** graphql-ws server options; Nest passes them through, though its type knows only some of them. */

@@ -86,6 +86,13 @@ export interface AppConfig {
     /** How long after a commit its outbox rows wait to be relayed with others', in ms. */
     relayDelayMs: number;
   };
+  /** Move clocks of timed games. */
+  clocks: {
+    /** The shortest time per move a lobby may set (tests use seconds; the longest is 14 days). */
+    minMoveSeconds: number;
+    /** A `deadlineNear` event goes out when this share (%) of the turn's time is left; 0: none. */
+    warningPercent: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -186,10 +193,14 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     jobs: {
       worker: oneOf('JOB_WORKER', ['on', 'off'] as const, 'on') === 'on',
       concurrency: integer('JOB_CONCURRENCY', 4, 1, 64),
-      pollMs: integer('JOB_POLL_MS', 2000, 100, 60_000),
+      pollMs: integer('JOB_POLL_MS', 1000, 100, 60_000),
       batch: integer('JOB_BATCH', 32, 1, 1000),
       batchDelayMs: integer('JOB_BATCH_DELAY_MS', 20, 0, 10_000),
       relayDelayMs: integer('JOB_RELAY_DELAY_MS', 50, 0, 10_000),
+    },
+    clocks: {
+      minMoveSeconds: integer('MIN_MOVE_SECONDS', 60, 1, 86_400),
+      warningPercent: integer('DEADLINE_WARNING_PERCENT', 25, 0, 90),
     },
   };
   // Developer tools are on outside production, off in production unless asked for.

@@ -1,5 +1,7 @@
 import { currentPlayer, gameEnd, placesOf, type GameEvent, type GameState } from '@mizerka/rules';
 import type { OutboxEntry } from '../outbox/outbox-entries.js';
+import type { NewFeedEvent } from '../player-events/feed-events.js';
+import type { GameClock } from './time-control.js';
 
 /**
  * What must happen because of a write that produced `events` and left the game in `state`: the
@@ -17,6 +19,61 @@ export function followUpsOf(seats: readonly string[], events: readonly GameEvent
   const toMove = currentPlayer(state);
   if (toMove !== null) {
     out.push({ type: 'turnBegan', seat: toMove, playerId: seats[toMove], deadline: deadline?.toISOString() ?? null });
+  }
+  return out;
+}
+
+/** Why the write was made for a seat by the server rather than by its player. */
+export type TimeOutCause = { seat: number; action: 'autoMove' | 'forfeit' } | null;
+
+/**
+ * What a write at log entry `seq` means for the players' feeds, written in the same statement:
+ * the next seat's turn (with its deadline), the game's end for everyone (with standings), a
+ * time-out for everyone. Payloads carry ids and numbers, never a card.
+ */
+export function feedOf(
+  gameId: string,
+  seq: number,
+  seats: readonly string[],
+  events: readonly GameEvent[],
+  state: GameState,
+  clock: GameClock | null,
+  timedOut: TimeOutCause,
+): NewFeedEvent[] {
+  const out: NewFeedEvent[] = [];
+  const game = { gameId, lobbyId: null, seq };
+  if (timedOut) {
+    const consecutive = clock?.timeouts[timedOut.seat] ?? 1;
+    for (const playerId of seats) {
+      out.push({
+        ...game,
+        playerId,
+        type: 'timedOut',
+        payload: { gameId, seq, seat: timedOut.seat, playerId: seats[timedOut.seat], action: timedOut.action, consecutive },
+      });
+    }
+  }
+  const over = events.find((e): e is Extract<GameEvent, { type: 'gameOver' }> => e.type === 'gameOver');
+  if (over) {
+    const end = gameEnd(state);
+    const places = placesOf(over.totals, end?.seat ?? null);
+    seats.forEach((playerId, seat) =>
+      out.push({
+        ...game,
+        playerId,
+        type: 'gameFinished',
+        payload: { gameId, seq, seat, place: places[seat], totals: over.totals, winners: over.winners, end },
+      }),
+    );
+  }
+  const toMove = currentPlayer(state);
+  if (toMove !== null) {
+    out.push({
+      ...game,
+      playerId: seats[toMove],
+      type: 'yourTurn',
+      payload: { gameId, seq, seat: toMove, deadline: clock?.deadline?.toISOString() ?? null, preset: state.rules.preset },
+    });
   }
   return out;
 }

@@ -14,6 +14,7 @@ export interface LogRow {
   cause: string | null;
   events: unknown;
   createdAt: Date;
+  deadline: Date | null;
 }
 
 export const LOG_ROW = {
@@ -25,6 +26,7 @@ export const LOG_ROW = {
   cause: true,
   events: true,
   createdAt: true,
+  deadline: true,
 } as const;
 
 /** What a hub hands new entries to: one live follower. */

@@ -17,6 +17,7 @@ export function logEntryView(row: LogRow, seat: number | null): GameLogEntry {
     actor: row.actor as GameLogEntry['actor'],
     cause: row.cause,
     createdAt: row.createdAt,
+    deadline: row.deadline,
     events: eventViews(row.seq, row.events, seat),
   };
 }

@@ -16,7 +16,10 @@ import { Prisma } from '../generated/prisma/client.js';
 import { insertOutboxSql, type OutboxJob } from '../outbox/outbox-entries.js';
 import { isUniqueViolation } from '../prisma/errors.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import type { NewFeedEvent } from '../player-events/feed-events.js';
+import { insertFeedSql } from '../player-events/feed.js';
 import type { NewDeal } from './dealing.js';
+import { storedTimeControl, type GameClock } from './time-control.js';
 import type { GameStatusValue } from './models/enums.js';
 
 /** A game as the move path needs it: the authoritative state and who sits where. */
@@ -27,6 +30,8 @@ export interface StoredGame {
   state: GameState;
   /** Player ids by seat. */
   seats: string[];
+  /** The move clock; null when the game is untimed. */
+  clock: GameClock | null;
 }
 
 /** What an earlier request under the same idempotency key wrote: its entry, and what was answered then. */
@@ -79,8 +84,12 @@ export interface GameWrite {
   next: NewDeal | null;
   /** The state after every entry. */
   state: GameState;
-  /** When the seat to move must have moved; null while untimed or when nobody is to move. */
-  deadline: Date | null;
+  /** The time of the write: the entries' time, and when the next turn began. */
+  now: Date;
+  /** The move clock after the write (its deadline is the next turn's); null when untimed. */
+  clock: GameClock | null;
+  /** What the write means for players' feeds (their turn, the game's end, a time-out). */
+  feed: NewFeedEvent[];
   /** What follows from the write, for the outbox consumer; null when nothing does. */
   outbox: OutboxJob | null;
 }
@@ -106,12 +115,18 @@ export class GameStore {
         state: unknown;
         seat: number | null;
         seats: string[];
+        time_control: unknown;
+        turn_started_at: Date | null;
+        turn_deadline: Date | null;
+        bank_ms: number[] | null;
+        timeouts: number[] | null;
         earlier_seq: number | null;
         request_hash: string | null;
         response: unknown;
       }[]
     >`
       SELECT g.status::text AS status, g.version, g.state, s.seat,
+             g.time_control, g.turn_started_at, g.turn_deadline, g.bank_ms, g.timeouts,
              (SELECT array_agg(a.player_id::text ORDER BY a.seat) FROM game_seats a WHERE a.game_id = g.id) AS seats,
              e.seq AS earlier_seq, e.request_hash, e.response
         FROM games g
@@ -127,6 +142,7 @@ export class GameStore {
       state: deserializeState(json(r.state)),
       seat: r.seat,
       seats: r.seats ?? [],
+      clock: clockOf(r),
       earlier: r.earlier_seq === null ? null : { seq: r.earlier_seq, requestHash: r.request_hash, response: json(r.response) },
     };
   }
@@ -157,9 +173,16 @@ export class GameStore {
       Prisma.sql`phase = ${phase(w.state)}::varchar`,
       Prisma.sql`to_move = ${currentPlayer(w.state)}::smallint`,
       Prisma.sql`deal_index = ${dealIndex(w.state)}::int`,
-      Prisma.sql`turn_deadline = ${w.deadline}::timestamptz`,
+      Prisma.sql`turn_deadline = ${w.clock?.deadline ?? null}::timestamptz`,
       Prisma.sql`updated_at = now()`,
     ];
+    if (w.clock) {
+      sets.push(
+        Prisma.sql`turn_started_at = ${w.clock.turnStartedAt}::timestamptz`,
+        Prisma.sql`bank_ms = ${intArray(w.clock.bankMs)}`,
+        Prisma.sql`timeouts = ${intArray(w.clock.timeouts)}`,
+      );
+    }
     if (scored) sets.push(Prisma.sql`totals = ${intArray(scored.totals)}`);
     if (gameOver) {
       sets.push(Prisma.sql`status = 'finished'::"GameStatus"`, Prisma.sql`finished_at = now()`);
@@ -171,15 +194,18 @@ export class GameStore {
        WHERE id = ${w.gameId}::uuid AND version = ${w.readVersion}::int
       RETURNING id)`);
 
+    // The last entry is the one that made it the next seat's turn: it carries the deadline.
+    const last = w.entries.length - 1;
     const rows = w.entries.map(
-      (e) => Prisma.sql`(${e.seq}::int, ${e.kind}::varchar, ${e.dealIndex}::int, ${e.seat}::smallint, ${e.playerId}::uuid,
+      (e, i) => Prisma.sql`(${e.seq}::int, ${e.kind}::varchar, ${e.dealIndex}::int, ${e.seat}::smallint, ${e.playerId}::uuid,
         ${e.actor}::varchar, ${e.cause}::varchar, ${e.move === null ? null : JSON.stringify(e.move)}::jsonb,
         ${JSON.stringify(e.events)}::jsonb, ${e.idempotencyKey}::varchar,
-        ${e.requestHash}::char(64), ${e.response === null ? null : JSON.stringify(e.response)}::jsonb)`,
+        ${e.requestHash}::char(64), ${e.response === null ? null : JSON.stringify(e.response)}::jsonb,
+        ${i === last ? (w.clock?.deadline ?? null) : null}::timestamptz, ${w.now}::timestamptz)`,
     );
     ctes.push(Prisma.sql`e AS (
       INSERT INTO game_events (game_id, seq, kind, deal_index, seat, player_id, actor, cause, move, events, idempotency_key,
-                               request_hash, response)
+                               request_hash, response, deadline, created_at)
       SELECT g.id, v.* FROM g, (VALUES ${Prisma.join(rows, ', ')}) AS v)`);
 
     if (trick) {
@@ -215,6 +241,7 @@ export class GameStore {
          WHERE game_seats.game_id = g.id AND game_seats.seat = v.seat)`);
     }
     if (w.outbox) ctes.push(Prisma.sql`o AS (${insertOutboxSql(w.outbox, Prisma.sql`g`)})`);
+    if (w.feed.length > 0) ctes.push(Prisma.sql`f AS (${insertFeedSql(w.feed, Prisma.sql`g`)})`);
 
     let rowsOut: { applied: number }[];
     try {
@@ -227,6 +254,24 @@ export class GameStore {
     }
     return rowsOut[0]?.applied === 1;
   }
+}
+
+function clockOf(r: {
+  time_control: unknown;
+  turn_started_at: Date | null;
+  turn_deadline: Date | null;
+  bank_ms: number[] | null;
+  timeouts: number[] | null;
+}): GameClock | null {
+  const control = storedTimeControl(json(r.time_control));
+  if (!control) return null;
+  return {
+    control,
+    turnStartedAt: r.turn_started_at,
+    deadline: r.turn_deadline,
+    bankMs: r.bank_ms ?? [],
+    timeouts: r.timeouts ?? [],
+  };
 }
 
 /** jsonb as the driver gives it: parsed, or as text. */

@@ -25,7 +25,11 @@ import { PrismaService } from '../prisma/prisma.service.js';
 import { DEAL_FACTS } from './deal-facts.js';
 import { GameFollowers } from './game-followers.js';
 import { GameLogFollower } from './game-log-follower.js';
-import { followUpsOf } from './follow-ups.js';
+import { feedOf, followUpsOf } from './follow-ups.js';
+import type { NewFeedEvent } from '../player-events/feed-events.js';
+import { insertFeedSql } from '../player-events/feed.js';
+import { startClock, storedTimeControl, type TimeControl } from './time-control.js';
+import type { GameClockModel, TimeoutPolicyEnum } from './models/time-control.model.js';
 import { gamePlayers } from './game-players.js';
 import { insertOutboxSql } from '../outbox/outbox-entries.js';
 import { dealFresh } from './dealing.js';
@@ -40,6 +44,8 @@ export interface StartGameInput {
   preset: string;
   options: Record<string, unknown>;
   seats: { seat: number; playerId: string }[];
+  /** The move clock; none: untimed. */
+  timeControl?: TimeControl | null;
 }
 
 const SEATS = {
@@ -57,9 +63,10 @@ export class GamesService {
 
   /**
    * Called by the lobbies module inside its own transaction once a lobby's seats are full: creates
-   * the game, its seats, and deals the first deal (Deal row + 'deal' event, seq 1).
+   * the game, its seats, and deals the first deal (Deal row + 'deal' event, seq 1), with the first
+   * turn's deadline and the players' feed events. The caller publishes `feed` after its commit.
    */
-  async startGame(tx: Prisma.TransactionClient, input: StartGameInput): Promise<{ gameId: string }> {
+  async startGame(tx: Prisma.TransactionClient, input: StartGameInput): Promise<{ gameId: string; feed: NewFeedEvent[] }> {
     const rules = makeRules(input.preset, input.options);
     if (!rules.ok) throw ruleErrorToDomain(rules.error);
     const n = rules.value.players;
@@ -72,6 +79,8 @@ export class GamesService {
     const firstDealer = randomInt(n);
     const first = dealFresh(newGame(rules.value, firstDealer));
     const state = first.state;
+    const now = new Date();
+    const clock = input.timeControl ? startClock(input.timeControl, n, currentPlayer(state), now) : null;
     const game = await tx.game.create({
       data: {
         lobbyId: input.lobbyId,
@@ -86,17 +95,47 @@ export class GamesService {
         state: serializeState(state) as Prisma.InputJsonValue,
         totals: Array.from({ length: n }, () => 0),
         winners: [],
+        ...(clock
+          ? {
+              timeControl: clock.control as unknown as Prisma.InputJsonObject,
+              turnStartedAt: clock.turnStartedAt,
+              turnDeadline: clock.deadline,
+              bankMs: clock.bankMs,
+              timeouts: clock.timeouts,
+            }
+          : {}),
         seats: { create: seats.map(({ seat, playerId }) => ({ seat, playerId })) },
         deals: { create: { index: first.index, dealer: first.dealer, seed: first.seed, seedHash: first.seedHash } },
         events: {
-          create: { seq: 1, kind: 'deal', actor: 'system', dealIndex: first.index, events: first.events as unknown as Prisma.InputJsonValue },
+          create: {
+            seq: 1,
+            kind: 'deal',
+            actor: 'system',
+            dealIndex: first.index,
+            events: first.events as unknown as Prisma.InputJsonValue,
+            deadline: clock?.deadline ?? null,
+            createdAt: now,
+          },
         },
       },
       select: { id: true },
     });
-    const followUps = followUpsOf(seats.map((s) => s.playerId), first.events, state, null);
+    const playerIds = seats.map((s) => s.playerId);
+    const followUps = followUpsOf(playerIds, first.events, state, clock?.deadline ?? null);
     await tx.$executeRaw`${insertOutboxSql({ gameId: game.id, seq: 1, entries: followUps }, Prisma.sql`(SELECT 1) AS one`)}`;
-    return { gameId: game.id };
+    const feed: NewFeedEvent[] = [
+      ...playerIds.map((playerId, seat): NewFeedEvent => ({
+        playerId,
+        type: 'gameStarted',
+        gameId: game.id,
+        lobbyId: input.lobbyId,
+        seq: 1,
+        payload: { gameId: game.id, lobbyId: input.lobbyId, seat, preset: rules.value.preset, players: n },
+      })),
+      ...feedOf(game.id, 1, playerIds, first.events, state, clock, null),
+    ];
+    await tx.$executeRaw(insertFeedSql(feed));
+    return { gameId: game.id, feed };
   }
 
   /** The game as `viewer` may see it: their seat's view if seated, else the spectator's. */
@@ -116,6 +155,11 @@ export class GamesService {
         createdAt: true,
         updatedAt: true,
         finishedAt: true,
+        timeControl: true,
+        turnStartedAt: true,
+        turnDeadline: true,
+        bankMs: true,
+        timeouts: true,
         seats: SEATS,
         deals: {
           orderBy: { index: 'asc' },
@@ -151,6 +195,7 @@ export class GamesService {
       players: gamePlayers(game.seats, game.totals),
       deals,
       view: seatView,
+      clock: clockView(game),
       winners: game.winners,
       createdAt: game.createdAt,
       updatedAt: game.updatedAt,
@@ -217,7 +262,7 @@ export class GamesService {
       where: { gameId, seq: { gt: afterSeq } },
       orderBy: { seq: 'asc' },
       take: first + 1,
-      select: { seq: true, kind: true, dealIndex: true, seat: true, actor: true, cause: true, events: true, createdAt: true },
+      select: { seq: true, kind: true, dealIndex: true, seat: true, actor: true, cause: true, events: true, createdAt: true, deadline: true },
     });
     return {
       gameId,
@@ -230,6 +275,7 @@ export class GamesService {
         actor: e.actor as GameEventLog['entries'][number]['actor'],
         cause: e.cause,
         createdAt: e.createdAt,
+        deadline: e.deadline,
         events: eventViews(e.seq, e.events, seat),
       })),
       hasMore: rows.length > first,
@@ -290,4 +336,23 @@ export class GamesService {
       ...(game.endSeat !== null ? { end: { seat: game.endSeat, reason: game.endReason as EndReason } } : {}),
     };
   }
+}
+
+/** A timed game's clock as everyone may see it (deadlines are public: they say nothing of the cards). */
+export function clockView(game: {
+  timeControl: unknown;
+  turnStartedAt: Date | null;
+  turnDeadline: Date | null;
+  bankMs: number[];
+  timeouts: number[];
+}): GameClockModel | null {
+  const control = storedTimeControl(game.timeControl);
+  if (!control) return null;
+  return {
+    timeControl: { ...control, onTimeout: control.onTimeout as TimeoutPolicyEnum },
+    turnStartedAt: game.turnStartedAt,
+    deadline: game.turnDeadline,
+    bankSeconds: game.bankMs.map((ms) => ms / 1000),
+    timeouts: game.timeouts,
+  };
 }

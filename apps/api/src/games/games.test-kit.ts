@@ -10,8 +10,11 @@ import {
   type GameRecord,
   type GameState,
 } from '@mizerka/rules';
+import { Outbox } from '../outbox/outbox.js';
+import { PlayerEventsService } from '../player-events/player-events.service.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { GamesService } from './games.service.js';
+import type { TimeControl } from './time-control.js';
 export { EVENT_FIELDS, GAME_FIELDS, GAME_QUERY, SEAT_VIEW_FIELDS, type LegalMovesView } from '../../../../test/graphql-selections.js';
 import { EVENT_FIELDS, SEAT_VIEW_FIELDS } from '../../../../test/graphql-selections.js';
 
@@ -41,13 +44,16 @@ export async function startGame(
   seated: TestPlayer[],
   preset: string,
   options: Record<string, unknown> = {},
+  timeControl: TimeControl | null = null,
 ): Promise<string> {
   const games = t.app.get(GamesService);
-  const { gameId } = await t.app
+  const { gameId, feed } = await t.app
     .get(PrismaService)
     .$transaction((tx) =>
-      games.startGame(tx, { lobbyId: null, preset, options, seats: seated.map((p, seat) => ({ seat, playerId: p.id })) }),
+      games.startGame(tx, { lobbyId: null, preset, options, seats: seated.map((p, seat) => ({ seat, playerId: p.id })), timeControl }),
     );
+  t.app.get(PlayerEventsService).published(feed);
+  t.app.get(Outbox).kick();
   return gameId;
 }
 

@@ -3,7 +3,7 @@
 export { dealFresh, type NewDeal } from './dealing.js';
 export { DEAL_FACTS } from './deal-facts.js';
 export { eventViews } from './event-views.js';
-export { followUpsOf } from './follow-ups.js';
+export { feedOf, followUpsOf, type TimeOutCause } from './follow-ups.js';
 export { GameFollowers } from './game-followers.js';
 export { GameLogBus } from './game-log-bus.js';
 export { gamePlayers, type SeatRow } from './game-players.js';
@@ -14,3 +14,13 @@ export * from './models/enums.js';
 export { GameEventView, GameLogEntry } from './models/event-view.model.js';
 export { DealFacts, GamePlayer } from './models/game.model.js';
 export { SeatView } from './models/seat-view.model.js';
+export {
+  checkTimeControl,
+  clockAfter,
+  storedTimeControl,
+  MAX_MOVE_SECONDS,
+  type GameClock,
+  type TimeControl,
+  type TimeoutPolicy,
+} from './time-control.js';
+export { GameClockModel, TimeControlInput, TimeControlModel, TimeoutPolicyEnum } from './models/time-control.model.js';

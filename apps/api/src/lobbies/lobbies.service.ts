@@ -4,7 +4,9 @@ import { makeRules } from '@mizerka/rules';
 import type { AppConfig } from '../config/app-config.js';
 import { badInput, conflict, DomainError, forbidden, notFound } from '../common/errors.js';
 import { decodeCursor, pageOf } from '../common/paging.js';
-import { GamesService } from '../games/index.js';
+import { checkTimeControl, GamesService, storedTimeControl } from '../games/index.js';
+import type { NewFeedEvent } from '../player-events/feed-events.js';
+import { PlayerEventsService } from '../player-events/player-events.service.js';
 import { Outbox } from '../outbox/outbox.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { isUniqueViolation } from '../prisma/errors.js';
@@ -19,6 +21,7 @@ const LOBBY = {
   id: true,
   preset: true,
   options: true,
+  timeControl: true,
   players: true,
   visibility: true,
   status: true,
@@ -42,19 +45,23 @@ const CREATE_ATTEMPTS = 4;
 @Injectable()
 export class LobbiesService {
   private readonly maxOpenLobbies: number;
+  private readonly minMoveSeconds: number;
 
   constructor(
     private readonly prisma: PrismaService,
     private readonly games: GamesService,
     private readonly outbox: Outbox,
+    private readonly feed: PlayerEventsService,
     config: ConfigService<AppConfig, true>,
   ) {
     this.maxOpenLobbies = config.get('quotas', { infer: true }).openLobbiesPerPlayer;
+    this.minMoveSeconds = config.get('clocks', { infer: true }).minMoveSeconds;
   }
 
   /** A new lobby; the caller is its host and sits down at `seat` (default 0). */
   async create(callerId: string, input: CreateLobbyInput): Promise<Lobby> {
     const rules = checkRules(input.preset, input.options);
+    const timeControl = input.timeControl ? checkTimeControl(input.timeControl, this.minMoveSeconds) : null;
     const seat = input.seat ?? 0;
     checkSeatRange(seat, rules.players);
     return this.withNewInviteCode((inviteCode) =>
@@ -64,6 +71,7 @@ export class LobbiesService {
           data: {
             preset: rules.preset,
             options: rules.options as Prisma.InputJsonObject,
+            timeControl: timeControl ? (timeControl as unknown as Prisma.InputJsonObject) : Prisma.DbNull,
             players: rules.players,
             visibility: input.visibility ?? LobbyVisibility.public,
             inviteCode,
@@ -142,7 +150,7 @@ export class LobbiesService {
         seat = [...Array(lobby.players).keys()].find((s) => !taken.has(s))!;
       }
       await tx.lobbySeat.create({ data: { lobbyId, seat, playerId: callerId } });
-      if (taken.size + 1 === lobby.players) await this.startGame(tx, lobbyId);
+      if (taken.size + 1 === lobby.players) return this.startGame(tx, lobbyId);
     });
   }
 
@@ -191,7 +199,7 @@ export class LobbiesService {
           { seatsTaken: lobby.seats.length, players: lobby.players },
         );
       }
-      await this.startGame(tx, lobbyId);
+      return this.startGame(tx, lobbyId);
     });
   }
 
@@ -208,7 +216,14 @@ export class LobbiesService {
         if (locked.length === 0) throw notFound('Game');
         const game = await tx.game.findUniqueOrThrow({
           where: { id: gameId },
-          select: { preset: true, options: true, players: true, status: true, seats: { select: { seat: true, playerId: true } } },
+          select: {
+            preset: true,
+            options: true,
+            timeControl: true,
+            players: true,
+            status: true,
+            seats: { select: { seat: true, playerId: true } },
+          },
         });
         if (!game.seats.some((s) => s.playerId === callerId)) throw forbidden('Only the players of a game may play it again');
         if (game.status !== 'finished') throw conflict('The game is not over yet');
@@ -217,13 +232,15 @@ export class LobbiesService {
           orderBy: { createdAt: 'asc' },
           select: { id: true },
         });
-        if (earlier) return this.view(tx, earlier.id);
+        if (earlier) return { lobby: await this.view(tx, earlier.id), feed: [] };
         const rules = makeRules(game.preset, game.options);
         if (!rules.ok) throw conflict(`This game's rules can no longer be used: ${rules.error.message}`);
         const lobby = await tx.lobby.create({
           data: {
             preset: rules.value.preset,
             options: rules.value.options as Prisma.InputJsonObject,
+            // The same tempo as the game played before.
+            timeControl: game.timeControl ?? Prisma.DbNull,
             players: rules.value.players,
             visibility: LobbyVisibility.unlisted,
             inviteCode,
@@ -233,9 +250,10 @@ export class LobbiesService {
           },
           select: { id: true },
         });
-        await this.startGame(tx, lobby.id);
-        return this.view(tx, lobby.id);
-      }, TX_OPTIONS).then((lobby) => {
+        const feed = await this.startGame(tx, lobby.id);
+        return { lobby: await this.view(tx, lobby.id), feed };
+      }, TX_OPTIONS).then(({ lobby, feed }) => {
+        this.feed.published(feed);
         this.outbox.kick(); // the new game's first turn, now committed
         return lobby;
       }),
@@ -267,16 +285,21 @@ export class LobbiesService {
     return row;
   }
 
-  /** Runs `change` with the lobby's row locked, then answers the lobby as it is after it. */
-  private async inLobby(lobbyId: string, change: (tx: Tx, lobby: LobbyRow) => Promise<void>): Promise<Lobby> {
+  /**
+   * Runs `change` with the lobby's row locked, then answers the lobby as it is after it. `change`
+   * may answer feed events it wrote, published once the transaction has committed.
+   */
+  private async inLobby(lobbyId: string, change: (tx: Tx, lobby: LobbyRow) => Promise<NewFeedEvent[] | void>): Promise<Lobby> {
     try {
+      let feed: NewFeedEvent[] = [];
       const changed = await this.prisma.$transaction(async (tx) => {
         const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM lobbies WHERE id = ${lobbyId}::uuid FOR UPDATE`;
         if (locked.length === 0) throw notFound('Lobby');
         const lobby = await tx.lobby.findUniqueOrThrow({ where: { id: lobbyId }, select: LOBBY });
-        await change(tx, lobby);
+        feed = (await change(tx, lobby)) ?? [];
         return this.view(tx, lobbyId);
       }, TX_OPTIONS);
+      this.feed.published(feed);
       if (changed.status === LobbyStatus.started) this.outbox.kick(); // the game's first turn, now committed
       return changed;
     } catch (error) {
@@ -284,20 +307,28 @@ export class LobbiesService {
     }
   }
 
-  private async startGame(tx: Tx, lobbyId: string): Promise<void> {
+  /** Starts the lobby's game; answers the feed events to publish once the transaction commits. */
+  private async startGame(tx: Tx, lobbyId: string): Promise<NewFeedEvent[]> {
     // Only an open lobby moves to started; with the row lock this is belt and braces.
     const moved = await tx.lobby.updateMany({ where: { id: lobbyId, status: LobbyStatus.open }, data: { status: LobbyStatus.started } });
     if (moved.count !== 1) throw conflict('The game has already started');
     const lobby = await tx.lobby.findUniqueOrThrow({
       where: { id: lobbyId },
-      select: { preset: true, options: true, seats: { select: { seat: true, playerId: true }, orderBy: { seat: 'asc' } } },
+      select: {
+        preset: true,
+        options: true,
+        timeControl: true,
+        seats: { select: { seat: true, playerId: true }, orderBy: { seat: 'asc' } },
+      },
     });
-    await this.games.startGame(tx, {
+    const { feed } = await this.games.startGame(tx, {
       lobbyId,
       preset: lobby.preset,
       options: (lobby.options ?? {}) as Record<string, unknown>,
       seats: lobby.seats,
+      timeControl: storedTimeControl(lobby.timeControl),
     });
+    return feed;
   }
 
   private async afterSeatFreed(tx: Tx, lobbyId: string, hostLeft: boolean): Promise<void> {
@@ -375,6 +406,7 @@ function toView(row: LobbyRow): Lobby {
     id: row.id,
     preset: row.preset,
     options: (row.options ?? {}) as LobbyRuleOptions,
+    timeControl: storedTimeControl(row.timeControl) as Lobby['timeControl'],
     players: row.players,
     visibility: row.visibility as LobbyVisibility,
     status: row.status as LobbyStatus,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
   apply,
+  currentPlayer,
   dealIndex,
   endGame,
   gameEnd,
@@ -17,8 +18,10 @@ import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { badInput, conflict, DomainError, forbidden, notFound } from '../common/errors.js';
 import { ruleErrorToDomain } from '../common/rule-errors.js';
 import {
+  clockAfter,
   dealFresh,
   eventViews,
+  feedOf,
   followUpsOf,
   GameLogBus,
   GameStore,
@@ -30,6 +33,7 @@ import {
 } from '../games/index.js';
 import { moveSeconds, movesTotal } from '../metrics/metrics.js';
 import { Outbox } from '../outbox/outbox.js';
+import { PlayerEventsService } from '../player-events/player-events.service.js';
 import type { Actor } from './actors.js';
 import { GameCache } from './game-cache.js';
 import { seatlessMove, type MoveInput, type SeatlessMove } from './move-input.js';
@@ -59,6 +63,7 @@ export class MovesService {
     private readonly cache: GameCache,
     private readonly bus: GameLogBus,
     private readonly outbox: Outbox,
+    private readonly feed: PlayerEventsService,
   ) {}
 
   makeMove(player: AuthenticatedPlayer, gameId: string, input: MoveInput & MoveOptions): Promise<MoveResult> {
@@ -107,7 +112,7 @@ export class MovesService {
       const read = await this.store.read(gameId, playerId, key);
       if (!read) throw notFound('Game');
       if (read.earlier) return this.answeredBefore(gameId, read, read.earlier, request);
-      game = { status: read.status, version: read.version, state: read.state, seats: read.seats };
+      game = { status: read.status, version: read.version, state: read.state, seats: read.seats, clock: read.clock };
       this.cache.remember(gameId, game);
       decided = decide(game, actor, action, options);
       if (!decided.ok) throw decided.error;
@@ -118,8 +123,10 @@ export class MovesService {
       this.cache.forget(gameId);
       return this.lostRace(gameId, playerId, key, request);
     }
-    this.cache.remember(gameId, { status: result.status, version: result.version, state: write.state, seats: game.seats });
-    this.bus.published(gameId, result.version); // after the commit: followers read what is now durable
+    this.cache.remember(gameId, { status: result.status, version: result.version, state: write.state, seats: game.seats, clock: write.clock });
+    // After the commit: followers read what is now durable.
+    this.bus.published(gameId, result.version);
+    this.feed.published(write.feed);
     if (write.outbox) this.outbox.kick();
     return result;
   }
@@ -157,6 +164,7 @@ export class MovesService {
       status: read.status,
       events: entries.flatMap((e) => eventViews(e.seq, e.events, seat)),
       game: view(read.state, seat),
+      deadline: read.clock?.deadline ?? null,
     };
   }
 }
@@ -240,26 +248,33 @@ function plan(
   const version = entries[entries.length - 1].seq;
   // The system acts for a seat but is not that seat's player: it gets the spectator's view.
   const viewer = actor.kind === 'system' ? null : seat;
+  // The next turn begins with this write: its deadline counts from the write's own time.
+  const now = new Date();
+  const timedOut = actor.kind === 'system';
+  const clock = game.clock ? clockAfter(game.clock, seat, timedOut, phase(state) === 'over' ? null : currentPlayer(state), now) : null;
   const result: MoveResult = {
     gameId,
     version,
     status: phase(state) === 'over' ? 'finished' : 'active',
     events: entries.flatMap((e) => eventViews(e.seq, e.events, viewer)),
     game: view(state, viewer),
+    deadline: clock?.deadline ?? null,
   };
   // Kept with the entry, so that a retry gets this very answer, not one made later.
   if (key !== null) entries[0].response = result;
 
-  // Untimed until move clocks exist: their policy sets the deadline here, in the same write.
-  const deadline: Date | null = null;
-  const followUps = followUpsOf(game.seats, entries.flatMap((e) => e.events), state, deadline);
+  const events = entries.flatMap((e) => e.events);
+  const followUps = followUpsOf(game.seats, events, state, clock?.deadline ?? null);
+  const cause = timedOut ? { seat, action: actor.cause === 'timeout' ? ('autoMove' as const) : ('forfeit' as const) } : null;
   const write: GameWrite = {
     gameId,
     readVersion: game.version,
     entries,
     next,
     state,
-    deadline,
+    now,
+    clock,
+    feed: feedOf(gameId, version, game.seats, events, state, clock, cause),
     outbox: followUps.length > 0 ? { gameId, seq: version, entries: followUps } : null,
   };
   return { write, result };

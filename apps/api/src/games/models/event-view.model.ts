@@ -120,6 +120,12 @@ export class GameLogEntry {
   @Prop(() => GraphQLISODateTime)
   createdAt!: Date;
 
+  @Prop(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'In a timed game, the deadline this entry set for the seat to move next (its turn began at createdAt)',
+  })
+  deadline!: Date | null;
+
   @Prop(() => [GameEventView])
   events!: GameEventView[];
 }

@@ -3,6 +3,7 @@ import type { Bid, Contract, RuleOptions, Suit } from '@mizerka/rules';
 import { Model, Prop } from '../../common/model-field.js';
 import { BidEnum, ContractEnum, GameStatusEnum, type GameStatusValue, SuitEnum } from './enums.js';
 import { SeatView } from './seat-view.model.js';
+import { GameClockModel } from './time-control.model.js';
 
 @Model('GameRuleOptions', { description: 'Rule options as the game was started with (normalised)' })
 export class RuleOptionsModel implements RuleOptions {
@@ -109,6 +110,9 @@ export class GameView {
 
   @Prop(() => SeatView)
   view!: SeatView;
+
+  @Prop(() => GameClockModel, { nullable: true, description: 'The move clock; null for an untimed game' })
+  clock!: GameClockModel | null;
 
   @Prop(() => [Int], { description: 'Winning seats; empty until the game is over' })
   winners!: number[];

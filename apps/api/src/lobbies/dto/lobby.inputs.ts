@@ -1,7 +1,9 @@
 import { ArgsType, Field, ID, InputType, Int } from '@nestjs/graphql';
 import { TARGET_MAX, TARGET_MIN } from '@mizerka/rules';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEnum, IsInt, IsObject, IsOptional, IsString, IsUUID, Length } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsEnum, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, ValidateNested } from 'class-validator';
+import { TimeControlInput } from '../../games/index.js';
 import { Prop } from '../../common/model-field.js';
 import { PageArgs } from '../../common/paging.js';
 import { LobbyVisibility } from '../models/lobby.model.js';
@@ -47,6 +49,13 @@ export class CreateLobbyInput {
   @IsOptional()
   @IsEnum(LobbyVisibility, { message: 'visibility must be "public" or "unlisted"' })
   visibility?: LobbyVisibility | null;
+
+  @Prop(() => TimeControlInput, { optional: true, description: 'A move clock for the game; omitted: untimed' })
+  @IsOptional()
+  @IsObject({ message: 'timeControl must be an object' })
+  @ValidateNested()
+  @Type(() => TimeControlInput)
+  timeControl?: TimeControlInput | null;
 
   @Prop(() => Int, { optional: true, description: "The host's seat; default 0", api: { default: 0, minimum: 0 } })
   @IsOptional()

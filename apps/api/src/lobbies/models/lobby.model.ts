@@ -1,5 +1,6 @@
 import { ID, Int } from '@nestjs/graphql';
 import { Model, Prop, registerEnum } from '../../common/model-field.js';
+import { TimeControlModel } from '../../games/index.js';
 
 export enum LobbyVisibility {
   public = 'public',
@@ -70,6 +71,9 @@ export class Lobby {
 
   @Prop(() => LobbyRuleOptions)
   options!: LobbyRuleOptions;
+
+  @Prop(() => TimeControlModel, { nullable: true, description: 'The move clock its game will have; null: untimed' })
+  timeControl!: TimeControlModel | null;
 
   @Prop(() => Int, { description: 'Number of seats (3 or 4), fixed by the preset', example: 3 })
   players!: number;

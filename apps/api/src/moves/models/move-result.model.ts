@@ -1,4 +1,4 @@
-import { ID, Int } from '@nestjs/graphql';
+import { GraphQLISODateTime, ID, Int } from '@nestjs/graphql';
 import { Model, Prop } from '../../common/model-field.js';
 import { GameEventView } from '../../games/index.js';
 import { GameStatusEnum, type GameStatusValue } from '../../games/index.js';
@@ -17,6 +17,12 @@ export class MoveResult {
 
   @Prop(() => GameStatusEnum, { enumRef: true })
   status!: GameStatusValue;
+
+  @Prop(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'When the seat to move now must have moved (its move clock); null when untimed or the game is over',
+  })
+  deadline!: Date | null;
 
   @Prop(() => SeatView, { description: "The table as the mover now sees it (the game's full view: query game)" })
   game!: SeatView;
