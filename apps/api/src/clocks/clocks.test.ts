@@ -1,3 +1,4 @@
+import { replay, type GameRecord } from '@mizerka/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, startTestAppsPerTest, type TestApp } from '../../../../test/app.js';
 import { loadConfig, type AppConfig } from '../config/app-config.js';
@@ -90,6 +91,14 @@ describe('move clocks', () => {
     expect(last).toMatchObject({ kind: 'end', actor: 'system', cause: 'forfeit', seat: absent, playerId: seated[absent].id });
     const record = await t.rest('GET', `/api/v1/games/${gameId}/record`);
     expect(record.body.end).toEqual({ seat: absent, reason: 'forfeit' });
+    // A forfeited game still replays and verifies, to the same standings.
+    const { players: _names, ...rules } = record.body as GameRecord & { players: string[] };
+    const replayed = replay(rules as GameRecord);
+    if (!replayed.ok) throw new Error(JSON.stringify(replayed.error));
+    expect(replayed.value.outcome).toMatchObject({ finished: true, end: { seat: absent, reason: 'forfeit' } });
+    const sheet = await t.gql(`query($id: ID!) { scoreSheet(gameId: $id) { end { seat reason } standings { seat place } } }`, { id: gameId });
+    expect(sheet.data!.scoreSheet.end).toEqual({ seat: absent, reason: 'forfeit' });
+    expect(sheet.data!.scoreSheet.standings.map((s: { place: number }) => s.place)).toEqual(places);
     const finished = await prisma.playerEvent.findMany({ where: { gameId, type: 'gameFinished' } });
     expect(finished).toHaveLength(3);
     // No clock is left behind for a finished game.

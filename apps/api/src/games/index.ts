@@ -6,6 +6,8 @@ export { eventViews } from './event-views.js';
 export { feedOf, followUpsOf, type TimeOutCause } from './follow-ups.js';
 export { GameFollowers } from './game-followers.js';
 export { GameLogBus } from './game-log-bus.js';
+export { logEntryView } from './game-log-follower.js';
+export type { LogRow } from './game-followers.js';
 export { gamePlayers, type SeatRow } from './game-players.js';
 export { GameStore, type ActorKind, type EarlierRequest, type GameRead, type GameWrite, type LogEntry, type StoredGame } from './game-store.js';
 export { GamesModule } from './games.module.js';
@@ -13,7 +15,7 @@ export { GamesService, type StartGameInput } from './games.service.js';
 export * from './models/enums.js';
 export { GameEventView, GameLogEntry } from './models/event-view.model.js';
 export { DealFacts, GamePlayer } from './models/game.model.js';
-export { SeatView } from './models/seat-view.model.js';
+export { GameEndView, SeatView } from './models/seat-view.model.js';
 export {
   checkTimeControl,
   clockAfter,

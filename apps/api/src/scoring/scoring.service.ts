@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { notFound } from '../common/errors.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { DealHistory, ScoreSheet } from './models/scoring.model.js';
-import { DEAL_FACTS, gamePlayers } from '../games/index.js';
+import { DEAL_FACTS, gamePlayers, type GameEndView } from '../games/index.js';
 
 /**
  * Standings and deal history from the projections (Deal, Trick, GameSeat rows) that each move
@@ -20,6 +20,8 @@ export class ScoringService {
         status: true,
         totals: true,
         players: true,
+        endSeat: true,
+        endReason: true,
         seats: {
           orderBy: { seat: 'asc' },
           select: { seat: true, playerId: true, place: true, player: { select: { name: true } } },
@@ -53,6 +55,7 @@ export class ScoringService {
         runningTotals: scores ? [...running] : null,
       };
     });
-    return { gameId, status: game.status, standings: gamePlayers(game.seats, game.totals), deals };
+    const end = game.endSeat === null ? null : { seat: game.endSeat, reason: game.endReason as GameEndView['reason'] };
+    return { gameId, status: game.status, standings: gamePlayers(game.seats, game.totals), end, deals };
   }
 }

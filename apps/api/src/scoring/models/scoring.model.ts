@@ -1,7 +1,7 @@
 import { ID, Int } from '@nestjs/graphql';
 import { Model, Prop } from '../../common/model-field.js';
 import { GameStatusEnum, type GameStatusValue } from '../../games/index.js';
-import { DealFacts, GamePlayer } from '../../games/index.js';
+import { DealFacts, GameEndView, GamePlayer } from '../../games/index.js';
 
 @Model({ description: 'A trick taken: its cards are public once played' })
 export class TrickRecord {
@@ -41,8 +41,14 @@ export class ScoreSheet {
   @Prop(() => GameStatusEnum, { enumRef: true })
   status!: GameStatusValue;
 
-  @Prop(() => [GamePlayer], { description: 'By seat; place by total (ties share: 1, 1, 3), final once the game is over' })
+  @Prop(() => [GamePlayer], {
+    description:
+      'By seat; place by total (ties share: 1, 1, 3), final once the game is over. A seat that resigned or forfeited is last, alone; the others are placed by their totals',
+  })
   standings!: GamePlayer[];
+
+  @Prop(() => GameEndView, { nullable: true, description: 'Set when the game ended early: the seat that resigned or forfeited, and which' })
+  end!: GameEndView | null;
 
   @Prop(() => [DealHistory])
   deals!: DealHistory[];
