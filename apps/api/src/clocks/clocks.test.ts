@@ -233,6 +233,16 @@ describe('a lobby’s time control', () => {
     expect(lobby.timeControl).toEqual({ moveSeconds: 86400, bankSeconds: 3600, onTimeout: 'forfeit', maxTimeouts: 3 });
     const listed = await t.rest('GET', '/api/v1/lobbies?preset=bidding&first=100');
     expect(listed.body.lobbies.find((l: { id: string }) => l.id === lobby.id).timeControl.moveSeconds).toBe(86400);
+    // Players choose by tempo.
+    const ids = async (query: string) =>
+      ((await t.rest('GET', `/api/v1/lobbies?preset=bidding&first=100&${query}`)).body.lobbies as { id: string }[]).map((l) => l.id);
+    expect(await ids('timed=true')).toContain(lobby.id);
+    expect(await ids('timed=false')).not.toContain(lobby.id);
+    expect(await ids('maxMoveSeconds=86400')).toContain(lobby.id);
+    expect(await ids('maxMoveSeconds=3600')).not.toContain(lobby.id);
+    const gqlList = await t.gql(`{ lobbies(preset: "bidding", timed: true, first: 100) { lobbies { id } } }`);
+    expect(gqlList.data!.lobbies.lobbies.map((l: { id: string }) => l.id)).toContain(lobby.id);
+    expect((await t.rest('GET', '/api/v1/lobbies?maxMoveSeconds=soon')).status).toBe(400);
     await t.rest('POST', `/api/v1/lobbies/${lobby.id}/join`, {}, b.token);
     const joined = await t.rest('POST', `/api/v1/lobbies/${lobby.id}/join`, {}, c.token);
     const gameId = joined.body.gameId as string;

@@ -91,6 +91,14 @@ export class LobbiesService {
       status: LobbyStatus.open,
       visibility: LobbyVisibility.public,
       ...(args.preset ? { preset: args.preset } : {}),
+      // By tempo: untimed, timed, or at most so many seconds per move.
+      ...(args.maxMoveSeconds !== undefined
+        ? { timeControl: { path: ['moveSeconds'], lte: args.maxMoveSeconds } }
+        : args.timed === false
+          ? { timeControl: { equals: Prisma.DbNull } }
+          : args.timed === true
+            ? { NOT: { timeControl: { equals: Prisma.DbNull } } }
+            : {}),
     };
     const cursor = args.after ? decodeCursor(args.after) : null;
     const page: Prisma.LobbyWhereInput = cursor

@@ -1,8 +1,8 @@
 import { ArgsType, Field, ID, InputType, Int } from '@nestjs/graphql';
 import { TARGET_MAX, TARGET_MIN } from '@mizerka/rules';
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsEnum, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, ValidateNested } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsEnum, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Min, ValidateNested } from 'class-validator';
 import { TimeControlInput } from '../../games/index.js';
 import { Prop } from '../../common/model-field.js';
 import { PageArgs } from '../../common/paging.js';
@@ -111,4 +111,17 @@ export class ListLobbiesArgs extends PageArgs {
   @IsString()
   @Length(1, 32, { message: 'preset must be 1 to 32 characters long' })
   preset?: string;
+
+  @Prop(() => Boolean, { optional: true, description: 'Only timed lobbies (true) or only untimed ones (false)' })
+  @IsOptional()
+  @IsBoolean({ message: 'timed must be true or false' })
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  timed?: boolean;
+
+  @Prop(() => Int, { optional: true, description: 'Only timed lobbies with at most this many seconds per move', example: 86400 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'maxMoveSeconds must be a whole number' })
+  @Min(1, { message: 'maxMoveSeconds must be at least 1' })
+  maxMoveSeconds?: number;
 }
