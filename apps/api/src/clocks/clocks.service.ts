@@ -116,10 +116,16 @@ export class ClocksService implements OnModuleInit {
       const move = control.onTimeout === 'autoMove' && inARow < control.maxTimeouts ? timeOutMove(view(game.state, seat)) : null;
       if (move) {
         const { seat: _seat, ...seatless } = move;
-        await this.moves.moveFor(gameId, seat, seatless as SeatlessMove, game.version);
-      } else {
-        await this.moves.forfeit(gameId, seat, game.version);
+        try {
+          await this.moves.moveFor(gameId, seat, seatless as SeatlessMove, game.version);
+          return;
+        } catch (error) {
+          // A time-out move the rules refuse must not stall the game: the seat forfeits instead.
+          if (!(error instanceof DomainError) || error.code !== 'ILLEGAL_MOVE') throw error;
+          this.log.error(`the time-out move for game ${gameId}, seat ${seat} was refused (${error.message}); the seat forfeits`);
+        }
       }
+      await this.moves.forfeit(gameId, seat, game.version);
     } catch (error) {
       // Someone moved first: that move's own turn has its own clock.
       if (error instanceof DomainError && error.code === 'CONFLICT') return;

@@ -1,5 +1,6 @@
 import { replay, type GameRecord } from '@mizerka/rules';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DomainError } from '../common/errors.js';
 import { startTestApp, startTestAppsPerTest, type TestApp } from '../../../../test/app.js';
 import { loadConfig, type AppConfig } from '../config/app-config.js';
 import { GameStore, type TimeControl } from '../games/index.js';
@@ -136,6 +137,21 @@ describe('move clocks', () => {
     expect(view.data!.game.clock.bankSeconds[mover]).toBe((3000 - used) / 1000);
     expect(view.data!.game.clock.timeControl).toEqual({ moveSeconds: 1, bankSeconds: 3, onTimeout: 'autoMove', maxTimeouts: 3 });
     expect(new Date(view.data!.game.clock.deadline).getTime()).toBe(moved.deadline!.getTime());
+  });
+
+  it('forfeit the seat when the rules refuse its time-out move, so the game never stalls', async () => {
+    const seated = await players(t, 3, 'cli');
+    const gameId = await startGame(t, seated, 'bidding', {}, { ...AUTO, moveSeconds: 3600 });
+    await prisma.game.update({ where: { id: gameId }, data: { turnDeadline: new Date(Date.now() - 1000) } });
+    const moves = t.app.get(MovesService);
+    const spy = vi.spyOn(moves, 'moveFor').mockRejectedValueOnce(new DomainError('ILLEGAL_MOVE', 'refused for the test'));
+    try {
+      await t.app.get(ClocksService).timeUp(gameId);
+    } finally {
+      spy.mockRestore();
+    }
+    const game = await prisma.game.findUniqueOrThrow({ where: { id: gameId } });
+    expect(game).toMatchObject({ status: 'finished', endReason: 'forfeit' });
   });
 
   it('warn the player to move when their deadline is near', async () => {
