@@ -25,6 +25,7 @@ import { HealthModule } from './health/health.module.js';
 import { limitWebSocketMessages, liveSocketHooks, type WsExtra } from './live-sockets.js';
 import { LobbiesModule } from './lobbies/lobbies.module.js';
 import { MovesModule } from './moves/moves.module.js';
+import { InstanceBusModule } from './instance-bus/instance-bus.module.js';
 import { OutboxModule } from './outbox/outbox.module.js';
 import { PlayerEventsModule } from './player-events/player-events.module.js';
 import { PlayersModule } from './players/players.module.js';
@@ -99,6 +100,7 @@ export class AppModule implements OnApplicationBootstrap, BeforeApplicationShutd
       imports: [
         configModule(config),
         PrismaModule.forRoot(databaseUrl),
+        InstanceBusModule,
         OutboxModule,
         AuthModule,
         RateLimitModule,

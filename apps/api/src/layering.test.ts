@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 // import cycle can form between features.
 const LAYERS: string[][] = [
   ['generated', 'config', 'metrics'],
-  ['common', 'prisma', 'database'],
+  ['common', 'prisma', 'database', 'instance-bus'],
   ['auth', 'outbox'],
   ['players', 'health', 'rate-limit', 'player-events'],
   ['games'],

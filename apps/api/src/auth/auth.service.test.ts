@@ -3,6 +3,7 @@ import type { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app-config.js';
 import type { PrismaService } from '../prisma/prisma.service.js';
 import { AuthService } from './auth.service.js';
+import { InstanceBus } from '../instance-bus/instance-bus.js';
 import { RevocationBus } from './revocation-bus.js';
 import { hashToken } from './tokens.js';
 
@@ -44,10 +45,13 @@ function fakeDatabase() {
 
 const config = (authCacheSeconds: number) => ({ get: () => authCacheSeconds }) as unknown as ConfigService<AppConfig, true>;
 
+// One instance: no REDIS_URL, so the bus carries nothing between instances.
+const singleInstance = new InstanceBus({ get: () => null } as unknown as ConfigService<AppConfig, true>);
+
 describe('AuthService', () => {
   it('caches a token for AUTH_CACHE_SECONDS and drops it at once when revoked here', async () => {
     const db = fakeDatabase();
-    const bus = new RevocationBus();
+    const bus = new RevocationBus(singleInstance);
     const auth = new AuthService(db.prisma, bus, config(60));
     expect((await auth.authenticate(`Bearer ${TOKEN}`)).scopes).toEqual(['read', 'play']);
     await auth.authenticate(`Bearer ${TOKEN}`);
@@ -59,7 +63,7 @@ describe('AuthService', () => {
 
   it('does not re-cache a token whose read raced its revoke', async () => {
     const db = fakeDatabase();
-    const bus = new RevocationBus();
+    const bus = new RevocationBus(singleInstance);
     const auth = new AuthService(db.prisma, bus, config(60));
     // The read starts and sees the token unrevoked; the revoke commits and is announced before
     // the read's answer comes back.
@@ -77,7 +81,7 @@ describe('AuthService', () => {
 
   it('answers, but does not cache, a read that raced the revoke of another token', async () => {
     const db = fakeDatabase();
-    const bus = new RevocationBus();
+    const bus = new RevocationBus(singleInstance);
     const auth = new AuthService(db.prisma, bus, config(60));
     const open = db.hold();
     const racing = auth.authenticate(`Bearer ${TOKEN}`);
@@ -91,13 +95,13 @@ describe('AuthService', () => {
 
   it('refuses an expired token, and caches none past its expiry', async () => {
     const db = fakeDatabase();
-    const auth = new AuthService(db.prisma, new RevocationBus(), config(60));
+    const auth = new AuthService(db.prisma, new RevocationBus(singleInstance), config(60));
     db.expire(new Date(Date.now() - 1000));
     await expect(auth.authenticate(`Bearer ${TOKEN}`)).rejects.toThrow(/expired/);
     await expect(auth.authenticate(`Bearer ${TOKEN}`)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
 
     const soon = fakeDatabase();
-    const auth2 = new AuthService(soon.prisma, new RevocationBus(), config(60));
+    const auth2 = new AuthService(soon.prisma, new RevocationBus(singleInstance), config(60));
     soon.expire(new Date(Date.now() + 30));
     await auth2.authenticate(`Bearer ${TOKEN}`);
     const deadline = Date.now() + 2000;

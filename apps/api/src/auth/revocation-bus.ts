@@ -1,22 +1,26 @@
 import { Injectable } from '@nestjs/common';
+import { InstanceBus } from '../instance-bus/instance-bus.js';
 
 type Listener = (tokenId: string) => void;
 
 /**
- * Tells this instance that an API token was revoked, at once: the token cache drops it and its
- * live sockets (and their subscriptions) close. In-process for now. The seam for several
- * instances: `revoked` also publishes the id on a shared channel (Redis, with REDIS_URL), and
- * what arrives on that channel from other instances is handed to `deliver`. Until then other
- * instances learn of a revoke from the database: their token cache within AUTH_CACHE_SECONDS,
- * their live sockets at the next re-check (LiveConnections).
+ * Tells every instance that an API token was revoked, at once: the token cache drops it and its
+ * live sockets and streams close. With REDIS_URL the id also goes to the other instances over the
+ * instance bus; should that notice be lost (Redis down), they still learn of it from the database:
+ * their token cache within AUTH_CACHE_SECONDS, their live connections at the next re-check.
  */
 @Injectable()
 export class RevocationBus {
   private readonly listeners = new Set<Listener>();
 
+  constructor(private readonly bus: InstanceBus) {
+    bus.on('revoked', (tokenId) => this.deliver(tokenId));
+  }
+
   /** A token of this instance's database was revoked (after the commit). */
   revoked(tokenId: string): void {
     this.deliver(tokenId);
+    this.bus.publish('revoked', tokenId);
   }
 
   /** Runs every listener; one failing does not keep the others from closing what they hold. */

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
+import { InstanceBus } from '../instance-bus/instance-bus.js';
 
 /**
  * Tells followers of a game that its event log grew, after the commit. It carries no events:
  * the game's hub (GameFollowers) reads the log after the last entry it handed out, once for all
- * followers, and every entry goes through the per-seat redaction on the way out. In-process for
- * now; with several instances this is where Redis pub/sub comes in (hubs also re-read on a timer).
+ * followers, and every entry goes through the per-seat redaction on the way out. Other instances
+ * hear of it over the instance bus (Redis, with REDIS_URL); hubs also re-read on a timer.
  * One listener per followed game, not per follower: the default listener limit stays, so a leak
  * shows up as Node's warning.
  */
@@ -13,8 +14,17 @@ import { EventEmitter } from 'node:events';
 export class GameLogBus {
   private readonly emitter = new EventEmitter();
 
+  constructor(private readonly bus: InstanceBus) {
+    bus.on('game-log', (payload) => {
+      const [gameId, version] = payload.split(' ');
+      if (gameId && this.emitter.listenerCount(gameId) > 0) this.emitter.emit(gameId, Number(version));
+    });
+  }
+
+  /** After a commit: this instance's followers now, the other instances' through the bus. */
   published(gameId: string, version: number): void {
     this.emitter.emit(gameId, version);
+    this.bus.publish('game-log', `${gameId} ${version}`);
   }
 
   /** Listeners of one game (for tests and metrics). */

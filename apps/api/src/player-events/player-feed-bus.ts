@@ -1,22 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
+import { InstanceBus } from '../instance-bus/instance-bus.js';
 
 /**
  * Tells a player's live streams (myEvents, /me/events, webhook dispatch) that their feed grew,
  * after the commit. It carries no events: a stream reads the feed after its own last id, so a lost
- * notice costs only latency (streams also re-read on a timer). In-process; with several instances
- * this is where a shared bus comes in.
+ * notice costs only latency (streams also re-read on a timer). Other instances hear of it over
+ * the instance bus (Redis, with REDIS_URL).
  */
 @Injectable()
 export class PlayerFeedBus {
   private readonly emitter = new EventEmitter();
 
-  constructor() {
+  constructor(private readonly bus: InstanceBus) {
     this.emitter.setMaxListeners(0); // one per open stream of a player, capped by the live-connection quotas
+    bus.on('feed', (payload) => this.notify(payload.split(' ')));
   }
 
+  /** After a commit: this instance's streams now, the other instances' through the bus. */
   published(playerIds: Iterable<string>): void {
-    for (const id of new Set(playerIds)) this.emitter.emit(id);
+    const ids = [...new Set(playerIds)];
+    if (ids.length === 0) return;
+    this.notify(ids);
+    this.bus.publish('feed', ids.join(' '));
+  }
+
+  private notify(ids: readonly string[]): void {
+    for (const id of ids) this.emitter.emit(id);
     this.emitter.emit(ANY);
   }
 
