@@ -3,7 +3,7 @@ import {
   ApolloServerPluginInlineTraceDisabled,
 } from '@apollo/server/plugin/disabled';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
-import { type BeforeApplicationShutdown, type DynamicModule, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { type BeforeApplicationShutdown, type DynamicModule, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { type GraphQLWsSubscriptionsConfig, GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
@@ -13,6 +13,7 @@ import type { ServerOptions } from 'graphql-ws';
 import { AuthModule } from './auth/auth.module.js';
 import { ClocksModule } from './clocks/clocks.module.js';
 import { AuthService } from './auth/auth.service.js';
+import { EventStreams } from './auth/event-streams.js';
 import { LiveConnections } from './auth/live-connections.js';
 import type { GraphQLContext, RequestLike } from './auth/request-context.js';
 import { formatGraphQLError } from './common/graphql-errors.js';
@@ -22,6 +23,7 @@ import type { AppConfig } from './config/app-config.js';
 import { configModule } from './config/config.module.js';
 import { GamesModule } from './games/index.js';
 import { HealthModule } from './health/health.module.js';
+import { InboxModule } from './inbox/inbox.module.js';
 import { limitWebSocketMessages, liveSocketHooks, type WsExtra } from './live-sockets.js';
 import { LobbiesModule } from './lobbies/lobbies.module.js';
 import { MovesModule } from './moves/moves.module.js';
@@ -33,6 +35,7 @@ import { PrismaModule } from './prisma/prisma.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { rateLimitPlugin } from './rate-limit/rate-limit.plugin.js';
 import { ScoringModule } from './scoring/scoring.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 /** The feature modules; main.ts and the tests build the same application from here. */
 export const FEATURE_MODULES = [
@@ -44,6 +47,8 @@ export const FEATURE_MODULES = [
   ScoringModule,
   PlayerEventsModule,
   ClocksModule,
+  InboxModule,
+  WebhooksModule,
 ];
 
 /** graphql-ws server options; Nest passes them through, though its type knows only some of them. */
@@ -70,12 +75,20 @@ function graphqlWsOptions(
 }
 
 @Module({})
-export class AppModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class AppModule implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   constructor(
     private readonly moduleRef: ModuleRef,
     private readonly config: ConfigService<AppConfig, true>,
     private readonly http: HttpAdapterHost,
   ) {}
+
+  /**
+   * The root module is destroyed first: open event streams end before Apollo's drain starts
+   * waiting for in-flight HTTP requests (it would wait 10 s for each stream).
+   */
+  onModuleDestroy(): void {
+    this.moduleRef.get(EventStreams, { strict: false }).endAll();
+  }
 
   /**
    * Before the HTTP server closes: idle keep-alive connections go at once, and a client that

@@ -1,11 +1,17 @@
+import cluster from 'node:cluster';
 import { join, resolve } from 'node:path';
 import { createApp } from './app.js';
-import { ConfigError, loadConfig } from './config/app-config.js';
+import { ConfigError, loadConfig, type AppConfig } from './config/app-config.js';
 import { createPino } from './common/logger.js';
 import { prepareDatabase } from './database/job-queue.js';
 
+type Logger = ReturnType<typeof createPino>;
+
+/** Set by the primary for the processes it forks: the database is ready, serve it. */
+const WORKER_DATABASE_URL = 'MIZERKA_WORKER_DATABASE_URL';
+
 async function main() {
-  let config;
+  let config: AppConfig;
   try {
     config = loadConfig(process.env);
   } catch (error) {
@@ -16,6 +22,8 @@ async function main() {
     throw error;
   }
   const logger = createPino(config);
+  const forked = process.env[WORKER_DATABASE_URL];
+  if (cluster.isWorker && forked) return serve(config, logger, forked, null);
 
   // Without DATABASE_URL the server brings its own PostgreSQL, keeping its data in DATA_DIR.
   let embedded: { stop(): Promise<void> } | null = null;
@@ -31,18 +39,29 @@ async function main() {
     embedded = started;
     databaseUrl = started.url;
   }
-  let app;
   try {
     const { applied } = await prepareDatabase(databaseUrl);
     if (applied.length > 0) logger.info({ applied }, 'applied migrations');
-    app = await createApp(config, databaseUrl, logger);
-    await app.listen(config.port, config.host);
   } catch (error) {
     // Leave no orphaned PostgreSQL behind when the server cannot come up.
     await embedded?.stop().catch(() => undefined);
     throw error;
   }
-  logger.info({ url: await app.getUrl() }, 'Mizerka server listening');
+  if (config.workers > 1) return supervise(config, logger, databaseUrl, embedded);
+  return serve(config, logger, databaseUrl, embedded);
+}
+
+/** One server process: the application on the port until SIGTERM or SIGINT. */
+async function serve(config: AppConfig, logger: Logger, databaseUrl: string, embedded: { stop(): Promise<void> } | null) {
+  let app;
+  try {
+    app = await createApp(config, databaseUrl, logger);
+    await app.listen(config.port, config.host);
+  } catch (error) {
+    await embedded?.stop().catch(() => undefined);
+    throw error;
+  }
+  logger.info({ url: await app.getUrl(), pid: process.pid }, 'Mizerka server listening');
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -52,6 +71,56 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 15_000).unref();
     try {
       await app.close();
+      await embedded?.stop();
+    } finally {
+      clearTimeout(force);
+      logger.flush?.();
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * WORKERS=N: this process keeps the database (the embedded PostgreSQL, started once; the
+ * migrations, run once) and N server processes that share the port through Node's cluster module.
+ * A process that dies is replaced, at most once a second; SIGTERM stops them all, then PostgreSQL.
+ */
+function supervise(config: AppConfig, logger: Logger, databaseUrl: string, embedded: { stop(): Promise<void> } | null) {
+  let stopping = false;
+  let lastFork = 0;
+  const fork = () => {
+    const wait = Math.max(0, lastFork + 1000 - Date.now());
+    lastFork = Date.now() + wait;
+    setTimeout(() => {
+      if (!stopping) cluster.fork({ [WORKER_DATABASE_URL]: databaseUrl });
+    }, wait);
+  };
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    logger.warn({ pid: worker.process.pid, code, signal }, 'a server process ended; starting another');
+    fork();
+  });
+  for (let i = 0; i < config.workers; i++) cluster.fork({ [WORKER_DATABASE_URL]: databaseUrl });
+  logger.info({ workers: config.workers, port: config.port }, 'starting server processes');
+
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down the server processes');
+    const force = setTimeout(() => process.exit(1), 20_000).unref();
+    const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<void>((done) => {
+            worker.once('exit', () => done());
+            worker.process.kill('SIGTERM');
+          }),
+      ),
+    );
+    try {
       await embedded?.stop();
     } finally {
       clearTimeout(force);

@@ -48,6 +48,17 @@ describe('loadConfig', () => {
       GRAPHQL_MAX_TOKENS: '5000',
       GRAPHQL_MAX_COST: '50000',
       GRAPHQL_MAX_RESPONSE_BYTES: '65536',
+      WORKERS: '2',
+      MIN_MOVE_SECONDS: '5',
+      DEADLINE_WARNING_PERCENT: '10',
+      SSE_KEEPALIVE_SECONDS: '15',
+      FEED_POLL_MS: '2000',
+      WEBHOOK_MAX_ENDPOINTS_PER_PLAYER: '3',
+      WEBHOOK_RETRY_SCHEDULE: '1,2,3',
+      WEBHOOK_TIMEOUT_SECONDS: '2',
+      WEBHOOK_DISABLE_AFTER_HOURS: '24',
+      WEBHOOK_SWEEP_SECONDS: '5',
+      WEBHOOK_ALLOW_HTTP_LOOPBACK: 'on',
     });
     expect(config).toEqual({
       nodeEnv: 'production',
@@ -71,6 +82,17 @@ describe('loadConfig', () => {
       live: { socketsPerPlayer: 4, subscriptionsPerSocket: 6, subscriptionsPerPlayer: 7, maxMessageBytes: 2048, idleSeconds: 0 },
       graphqlLimits: { maxDepth: 12, maxAliases: 3, maxDirectives: 4, maxTokens: 5000, maxCost: 50_000, maxResponseBytes: 65_536 },
       jobs: { worker: false, concurrency: 8, pollMs: 500, batch: 1, batchDelayMs: 0, relayDelayMs: 5 },
+      workers: 2,
+      clocks: { minMoveSeconds: 5, warningPercent: 10 },
+      streams: { keepAliveMs: 15_000, feedPollMs: 2000 },
+      webhooks: {
+        endpointsPerPlayer: 3,
+        retrySchedule: [1, 2, 3],
+        timeoutMs: 2000,
+        disableAfterMs: 24 * 3_600_000,
+        sweepMs: 5000,
+        allowHttpLoopback: true,
+      },
     });
   });
 
@@ -129,7 +151,20 @@ describe('loadConfig', () => {
   });
 
   it('works jobs in every instance by default', () => {
-    expect(loadConfig({}).jobs).toEqual({ worker: true, concurrency: 4, pollMs: 2000, batch: 32, batchDelayMs: 20, relayDelayMs: 50 });
+    expect(loadConfig({}).jobs).toEqual({ worker: true, concurrency: 4, pollMs: 1000, batch: 32, batchDelayMs: 20, relayDelayMs: 50 });
+  });
+
+  it('runs one server process unless WORKERS says more, and more only with REDIS_URL', () => {
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ WORKERS: '2', REDIS_URL: 'redis://127.0.0.1:6379' })).toMatchObject({ workers: 2, gameCache: false });
+    expect(() => loadConfig({ WORKERS: '2' })).toThrow(/WORKERS=2 needs REDIS_URL/);
+    expect(() => loadConfig({ WORKERS: '0' })).toThrow(/WORKERS must be a whole number from 1 to 64/);
+  });
+
+  it('lets tests shorten move clocks, never below a second', () => {
+    expect(loadConfig({}).clocks).toEqual({ minMoveSeconds: 60, warningPercent: 25 });
+    expect(loadConfig({ MIN_MOVE_SECONDS: '1', DEADLINE_WARNING_PERCENT: '0' }).clocks).toEqual({ minMoveSeconds: 1, warningPercent: 0 });
+    expect(() => loadConfig({ MIN_MOVE_SECONDS: '0' })).toThrow(/MIN_MOVE_SECONDS/);
   });
 
   it('treats blank values as unset', () => {

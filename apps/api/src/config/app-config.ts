@@ -11,6 +11,11 @@ export interface AppConfig {
   dataDir: string;
   databasePoolSize: number;
   redisUrl: string | null;
+  /**
+   * Server processes on this machine (Node's cluster module, sharing the port); the embedded
+   * PostgreSQL and the migrations run once, in the primary. More than one needs REDIS_URL.
+   */
+  workers: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /**
    * Requests per minute per client (the authenticated player, else the IP address) on the REST and
@@ -93,6 +98,28 @@ export interface AppConfig {
     /** A `deadlineNear` event goes out when this share (%) of the turn's time is left; 0: none. */
     warningPercent: number;
   };
+  /** Server-sent event streams (/me/events, /games/:id/events/stream) and the players' feed followers. */
+  streams: {
+    /** A comment line is written this often on an idle stream, so proxies and clients see it alive. */
+    keepAliveMs: number;
+    /** How often a player's feed follower re-reads without a notice (a lost notice costs only this much latency). */
+    feedPollMs: number;
+  };
+  /** Signed webhooks (Standard Webhooks): endpoints, retries and the address rules. */
+  webhooks: {
+    /** Endpoints one player may hold. */
+    endpointsPerPlayer: number;
+    /** Seconds to wait before each retry of a failed delivery; after the last, it is `failed`. */
+    retrySchedule: number[];
+    /** The whole of one attempt (DNS, connect, request, answer) in ms. */
+    timeoutMs: number;
+    /** An endpoint whose deliveries have all failed for this long (ms) is disabled. */
+    disableAfterMs: number;
+    /** How often every endpoint is checked for feed events not yet fanned out (new ones wake it at once). */
+    sweepMs: number;
+    /** Tests and local development only: allow `http:` and loopback addresses (127.0.0.0/8, ::1). */
+    allowHttpLoopback: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -161,6 +188,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     dataDir: text('DATA_DIR') ?? '.data',
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 200),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
+    workers: integer('WORKERS', 1, 1, 64),
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     trustProxy: trustProxy(text('TRUST_PROXY'), problems),
@@ -202,6 +230,18 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       minMoveSeconds: integer('MIN_MOVE_SECONDS', 60, 1, 86_400),
       warningPercent: integer('DEADLINE_WARNING_PERCENT', 25, 0, 90),
     },
+    streams: {
+      keepAliveMs: integer('SSE_KEEPALIVE_SECONDS', 20, 1, 3600) * 1000,
+      feedPollMs: integer('FEED_POLL_MS', 5000, 100, 600_000),
+    },
+    webhooks: {
+      endpointsPerPlayer: integer('WEBHOOK_MAX_ENDPOINTS_PER_PLAYER', 10, 1, 1000),
+      retrySchedule: retrySchedule(text('WEBHOOK_RETRY_SCHEDULE'), problems),
+      timeoutMs: integer('WEBHOOK_TIMEOUT_SECONDS', 5, 1, 60) * 1000,
+      disableAfterMs: integer('WEBHOOK_DISABLE_AFTER_HOURS', 120, 1, 24 * 365) * 3_600_000,
+      sweepMs: integer('WEBHOOK_SWEEP_SECONDS', 10, 1, 3600) * 1000,
+      allowHttpLoopback: ['on', 'true'].includes(oneOf('WEBHOOK_ALLOW_HTTP_LOOPBACK', ['on', 'off', 'true', 'false'] as const, 'off')),
+    },
   };
   // Developer tools are on outside production, off in production unless asked for.
   const onOff = (name: string) => oneOf(name, ['on', 'off'] as const, config.nodeEnv === 'production' ? 'off' : 'on') === 'on';
@@ -210,8 +250,25 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   config.introspection = onOff('INTROSPECTION');
   config.corsOrigins = corsOrigins(text('CORS_ORIGINS'), config.nodeEnv, problems);
   config.gameCache = oneOf('GAME_CACHE', ['on', 'off'] as const, config.redisUrl === null ? 'on' : 'off') === 'on';
+  // Processes of one machine tell each other of moves and revokes over Redis; without it a
+  // subscriber on one process would hear of another's moves only at its next re-read.
+  if (config.workers > 1 && config.redisUrl === null) {
+    problems.push(`WORKERS=${config.workers} needs REDIS_URL: the processes tell each other of moves and revoked tokens through Redis`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 27.6 hours, as Standard Webhooks suggests. */
+const WEBHOOK_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
+
+function retrySchedule(raw: string | undefined, problems: string[]): number[] {
+  if (raw === undefined) return WEBHOOK_RETRY_SCHEDULE;
+  if (raw === 'none') return [];
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.length <= 20 && parts.every((p) => /^\d{1,6}$/.test(p) && Number(p) >= 1 && Number(p) <= 604_800)) return parts.map(Number);
+  problems.push(`WEBHOOK_RETRY_SCHEDULE must be up to 20 comma-separated seconds from 1 to 604800, or none (got "${raw}")`);
+  return WEBHOOK_RETRY_SCHEDULE;
 }
 
 /** Outside production, pages served from any port of this machine may call the API. */

@@ -1,10 +1,13 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { CurrentPlayer, OptionalPlayer } from '../auth/current-player.decorator.js';
+import { EventStreams } from '../auth/event-streams.js';
 import { Public } from '../auth/public.decorator.js';
 import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
 import { EventsQuery, MyGamesArgs } from './dto/games.args.js';
+import { LogStreamQuery, resumeSeq } from './dto/log-stream.args.js';
 import { GamesService } from './games.service.js';
 import { GameEventLog } from './models/event-view.model.js';
 import { GamePage, GameView } from './models/game.model.js';
@@ -14,7 +17,10 @@ import { GameRecordModel } from './models/record.model.js';
 @ApiBearerAuth()
 @Controller('games')
 export class GamesController {
-  constructor(private readonly games: GamesService) {}
+  constructor(
+    private readonly games: GamesService,
+    private readonly streams: EventStreams,
+  ) {}
 
   @Get()
   @ApiOkResponse({ type: GamePage, description: "The caller's games, newest first, by page" })
@@ -38,6 +44,31 @@ export class GamesController {
     @OptionalPlayer() viewer?: AuthenticatedPlayer,
   ): Promise<GameEventLog> {
     return this.games.events(id, viewer, query.after, query.first);
+  }
+
+  @Get(':id/events/stream')
+  @ApiProduces('text/event-stream')
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this seq (wins over `after`)' })
+  @ApiOkResponse({
+    description:
+      'Server-sent events: the log after `after`, then each entry as it is committed, as the caller may see it ' +
+      '(like the gameLog subscription): `id: <seq>`, `event: <kind>`, `data: <GameLogEntry as JSON>`; ends after the ' +
+      'last entry of a finished game, and answers 204 when a finished game has nothing after `after`.',
+  })
+  stream(
+    @Param('id', ParseUuidPipe) id: string,
+    @Query() query: LogStreamQuery,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @CurrentPlayer() viewer: AuthenticatedPlayer,
+    @Res() res: Response,
+  ): Promise<void> {
+    const after = resumeSeq(lastEventId, query.after);
+    return this.streams.serve(
+      res,
+      viewer,
+      (signal) => this.games.followStream(id, viewer, after, signal),
+      (entry) => ({ id: String(entry.seq), event: entry.kind, data: entry }),
+    );
   }
 
   @Public()

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { EventStreamsModule } from '../auth/event-streams.module.js';
 import { GameFollowers } from './game-followers.js';
 import { GameLogBus } from './game-log-bus.js';
 import { GameStore } from './game-store.js';
@@ -7,6 +8,7 @@ import { GamesResolver } from './games.resolver.js';
 import { GamesService } from './games.service.js';
 
 @Module({
+  imports: [EventStreamsModule],
   controllers: [GamesController],
   providers: [GamesService, GamesResolver, GameLogBus, GameFollowers, GameStore],
   exports: [GamesService, GameLogBus, GameFollowers, GameStore],

@@ -292,6 +292,22 @@ export class GamesService {
     return new GameLogFollower(this.prisma, this.followers, gameId, viewer.id, afterSeq, signal);
   }
 
+  /**
+   * `follow` for a stream that must answer before its first byte (SSE): NOT_FOUND for an unknown
+   * game, and null when a finished game has nothing after `afterSeq`, nor ever will.
+   */
+  async followStream(
+    gameId: string,
+    viewer: AuthenticatedPlayer,
+    afterSeq: number,
+    signal?: AbortSignal,
+  ): Promise<AsyncIterableIterator<GameLogEntry> | null> {
+    const game = await this.prisma.game.findUnique({ where: { id: gameId }, select: { status: true, version: true } });
+    if (!game) throw notFound('Game');
+    if (game.status === 'finished' && afterSeq >= game.version) return null;
+    return this.follow(gameId, viewer, afterSeq, signal);
+  }
+
   /** The mizerka-record/1 of a finished game. Not before: the decks (and seeds) are secret until then. */
   async record(gameId: string): Promise<GameRecord & { players: string[] }> {
     const game = await this.prisma.game.findUnique({

@@ -158,7 +158,18 @@ export class LobbiesService {
         seat = [...Array(lobby.players).keys()].find((s) => !taken.has(s))!;
       }
       await tx.lobbySeat.create({ data: { lobbyId, seat, playerId: callerId } });
-      if (taken.size + 1 === lobby.players) return this.startGame(tx, lobbyId);
+      const { name } = await tx.player.findUniqueOrThrow({ where: { id: callerId }, select: { name: true } });
+      const joined = toOthers(lobby, [callerId], (playerId) => ({
+        playerId,
+        type: 'lobbyJoined',
+        gameId: null,
+        lobbyId,
+        seq: null,
+        payload: { lobbyId, playerId: callerId, name, seat },
+      }));
+      await this.feed.add(tx, joined);
+      if (taken.size + 1 === lobby.players) return [...joined, ...(await this.startGame(tx, lobbyId))];
+      return joined;
     });
   }
 
@@ -173,6 +184,7 @@ export class LobbiesService {
       if (!lobby.seats.some((s) => s.playerId === callerId)) throw conflict('You are not seated in this lobby');
       await tx.lobbySeat.delete({ where: { lobbyId_playerId: { lobbyId, playerId: callerId } } });
       await this.afterSeatFreed(tx, lobbyId, lobby.hostId === callerId);
+      return this.addLeft(tx, lobby, callerId, callerId, false);
     });
   }
 
@@ -186,6 +198,8 @@ export class LobbiesService {
       if (!lobby.seats.some((s) => s.playerId === playerId)) throw notFound('Player in this lobby');
       await tx.lobbySeat.delete({ where: { lobbyId_playerId: { lobbyId, playerId } } });
       await this.afterSeatFreed(tx, lobbyId, false);
+      // The removed player is told too: only the host, who acted, is not.
+      return this.addLeft(tx, lobby, playerId, callerId, true);
     });
   }
 
@@ -339,6 +353,21 @@ export class LobbiesService {
     return feed;
   }
 
+  /** `lobbyLeft` for the players seated before the change, but the one who acted and the one who left by themself. */
+  private async addLeft(tx: Tx, lobby: LobbyRow, leaverId: string, actorId: string, removed: boolean): Promise<NewFeedEvent[]> {
+    const leaver = lobby.seats.find((s) => s.playerId === leaverId)!;
+    const left = toOthers(lobby, [actorId], (playerId) => ({
+      playerId,
+      type: 'lobbyLeft',
+      gameId: null,
+      lobbyId: lobby.id,
+      seq: null,
+      payload: { lobbyId: lobby.id, playerId: leaverId, name: leaver.player.name, seat: leaver.seat, removed },
+    }));
+    await this.feed.add(tx, left);
+    return left;
+  }
+
   private async afterSeatFreed(tx: Tx, lobbyId: string, hostLeft: boolean): Promise<void> {
     const next = await tx.lobbySeat.findFirst({
       where: { lobbyId },
@@ -364,6 +393,11 @@ export class LobbiesService {
       }
     }
   }
+}
+
+/** One feed event for each player seated in `lobby` (as it was read, before the change) but those in `except`. */
+function toOthers(lobby: LobbyRow, except: string[], event: (playerId: string) => NewFeedEvent): NewFeedEvent[] {
+  return lobby.seats.filter((s) => !except.includes(s.playerId)).map((s) => event(s.playerId));
 }
 
 function checkRules(preset: string, options: object | null | undefined) {

@@ -1,0 +1,195 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
+import { badInput } from '../common/errors.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { logEntryView, type LogRow } from '../games/index.js';
+import { FEED_START, parseFeedEventId, type FeedCursor, type FeedEvent } from '../player-events/feed.js';
+import { PlayerEventsService } from '../player-events/player-events.service.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import type { TurnToPlay, TurnToPlayPage } from './models/turn.model.js';
+import { PlayerEventFollower, type FeedReader } from './player-event-follower.js';
+import { PlayerFollowers } from './player-followers.js';
+
+/** Where a page of turns ends: the last item's deadline (null: untimed) and game id. */
+interface TurnKey {
+  deadline: Date | null;
+  id: string;
+}
+
+const UNTIMED = 'untimed';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * The correspondence player's inbox: the games waiting for their move, and their feed of events
+ * as a stream (GraphQL `myEvents`, SSE `/me/events`).
+ */
+@Injectable()
+export class InboxService {
+  private readonly reader: FeedReader;
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly events: PlayerEventsService,
+    private readonly followers: PlayerFollowers,
+  ) {
+    this.reader = {
+      read: (playerId, after, limit) => this.events.feed(playerId, after, limit),
+      tail: (playerId) => this.tail(playerId),
+    };
+  }
+
+  /**
+   * The caller's active games where their seat is to move, soonest deadline first, untimed ones
+   * last, ties by game id. A page is keyed by (deadline, id): a move elsewhere does not shift it,
+   * though a game leaves the inbox once moved in and comes back with its next turn.
+   */
+  async myTurn(player: AuthenticatedPlayer, first: number, after?: string | null): Promise<TurnToPlayPage> {
+    const cursor = after ? decodeTurnCursor(after) : null;
+    const past =
+      cursor === null
+        ? Prisma.empty
+        : cursor.deadline === null
+          ? Prisma.sql`AND g.turn_deadline IS NULL AND g.id > ${cursor.id}::uuid`
+          : Prisma.sql`AND (g.turn_deadline > ${cursor.deadline}::timestamptz
+                            OR (g.turn_deadline = ${cursor.deadline}::timestamptz AND g.id > ${cursor.id}::uuid)
+                            OR g.turn_deadline IS NULL)`;
+    const rows = await this.prisma.$queryRaw<{ id: string; preset: string; version: number; deadline: Date | null; seat: number }[]>`
+      SELECT g.id::text AS id, g.preset, g.version, g.turn_deadline AS deadline, s.seat::int AS seat
+        FROM game_seats s
+        JOIN games g ON g.id = s.game_id
+       WHERE s.player_id = ${player.id}::uuid
+         AND g.status = 'active'
+         AND g.to_move = s.seat
+         ${past}
+       ORDER BY g.turn_deadline ASC NULLS LAST, g.id ASC
+       LIMIT ${first + 1}::int`;
+    const hasMore = rows.length > first;
+    const page = rows.slice(0, first);
+    const ids = page.map((r) => r.id);
+    const [seats, lastMoves] = ids.length === 0 ? [[], new Map<string, LogRow>()] : await Promise.all([this.seatsOf(ids), this.lastMovesOf(ids)]);
+    const items: TurnToPlay[] = page.map((g) => {
+      const last = lastMoves.get(g.id);
+      return {
+        gameId: g.id,
+        preset: g.preset,
+        seat: g.seat,
+        version: g.version,
+        deadline: g.deadline,
+        opponents: seats
+          .filter((s) => s.gameId === g.id && s.seat !== g.seat)
+          .map((s) => ({ seat: s.seat, playerId: s.playerId, name: s.player.name })),
+        // Through the one redaction point, exactly as gameLog shows it to this seat.
+        lastMove: last ? logEntryView(last, g.seat) : null,
+      };
+    });
+    const lastItem = page.at(-1);
+    return { items, hasMore, nextCursor: hasMore && lastItem ? encodeTurnCursor({ deadline: lastItem.deadline, id: lastItem.id }) : null };
+  }
+
+  /**
+   * Where a stream resumes: the Last-Event-ID header wins over `after`; neither: from now on.
+   * A bad id is BAD_INPUT naming where it came from.
+   */
+  resumeFrom(lastEventId: string | undefined, after: string | null | undefined): FeedCursor | null {
+    if (lastEventId !== undefined && lastEventId.trim() !== '') return parseFeedEventId(lastEventId, 'Last-Event-ID');
+    if (after !== undefined && after !== null) return parseFeedEventId(after, 'after');
+    return null;
+  }
+
+  /**
+   * The caller's feed after `after` (null: only what comes from now on), then each event once
+   * committed; ends when `signal` aborts or the stream is returned. The player's streams on this
+   * instance share one follower (PlayerFollowers).
+   */
+  follow(player: AuthenticatedPlayer, after: FeedCursor | null, signal?: AbortSignal): AsyncIterableIterator<FeedEvent> {
+    return new PlayerEventFollower(this.reader, this.followers, player.id, after, signal);
+  }
+
+  private seatsOf(gameIds: string[]) {
+    return this.prisma.gameSeat.findMany({
+      where: { gameId: { in: gameIds } },
+      orderBy: [{ gameId: 'asc' }, { seat: 'asc' }],
+      select: { gameId: true, seat: true, playerId: true, player: { select: { name: true } } },
+    });
+  }
+
+  /** Each game's last entry that is not a deal (one index probe per game, from its end). */
+  private async lastMovesOf(gameIds: string[]): Promise<Map<string, LogRow>> {
+    const rows = await this.prisma.$queryRaw<
+      {
+        game_id: string;
+        seq: number;
+        kind: string;
+        deal_index: number;
+        seat: number | null;
+        actor: string;
+        cause: string | null;
+        events: unknown;
+        created_at: Date;
+        deadline: Date | null;
+      }[]
+    >`
+      SELECT g.id::text AS game_id, e.seq, e.kind, e.deal_index, e.seat::int AS seat, e.actor, e.cause, e.events, e.created_at, e.deadline
+        FROM unnest(${gameIds}::uuid[]) AS g(id)
+       CROSS JOIN LATERAL (
+             SELECT * FROM game_events
+              WHERE game_id = g.id AND kind <> 'deal'
+              ORDER BY seq DESC
+              LIMIT 1) e`;
+    return new Map(
+      rows.map((r) => [
+        r.game_id,
+        {
+          seq: r.seq,
+          kind: r.kind,
+          dealIndex: r.deal_index,
+          seat: r.seat,
+          actor: r.actor,
+          cause: r.cause,
+          events: typeof r.events === 'string' ? JSON.parse(r.events) : r.events,
+          createdAt: r.created_at,
+          deadline: r.deadline,
+        },
+      ]),
+    );
+  }
+
+  /** The player's last event a read can see now (see readFeed's horizon): "from now on" starts after it. */
+  private async tail(playerId: string): Promise<FeedCursor> {
+    const rows = await this.prisma.$queryRaw<{ tx: string; id: bigint }[]>`
+      SELECT tx::text AS tx, id FROM player_events
+       WHERE player_id = ${playerId}::uuid
+         AND tx < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY tx DESC, id DESC
+       LIMIT 1`;
+    return rows[0] ? { tx: BigInt(rows[0].tx), id: BigInt(rows[0].id) } : FEED_START;
+  }
+}
+
+/** A feed event as clients get it (SSE data, webhooks): without the internal cursor. */
+export function feedEventData(event: FeedEvent) {
+  return {
+    id: event.id,
+    type: event.type,
+    gameId: event.gameId,
+    lobbyId: event.lobbyId,
+    seq: event.seq,
+    payload: event.payload,
+    createdAt: event.createdAt.toISOString(),
+  };
+}
+
+export function encodeTurnCursor(key: TurnKey): string {
+  return Buffer.from(`${key.deadline ? key.deadline.toISOString() : UNTIMED}|${key.id}`).toString('base64url');
+}
+
+/** A cursor this server did not make is BAD_INPUT naming `after`. */
+export function decodeTurnCursor(cursor: string): TurnKey {
+  const [time = '', id = '', ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const deadline = time === UNTIMED ? null : new Date(time);
+  if (rest.length > 0 || !UUID.test(id) || (deadline !== null && (!ISO.test(time) || Number.isNaN(deadline.getTime())))) {
+    throw badInput('after is not a valid cursor; pass the nextCursor of the previous page', { field: 'after' });
+  }
+  return { deadline, id };
+}

@@ -1,0 +1,17 @@
+import { createHmac, randomBytes } from 'node:crypto';
+
+// Standard Webhooks (https://www.standardwebhooks.com): the secret is `whsec_` + base64 of the
+// key; a signature is `v1,` + base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`.
+
+const PREFIX = 'whsec_';
+
+/** A new signing secret: 24 random bytes (192 bits), as the spec's libraries accept it. */
+export function newSecret(): string {
+  return `${PREFIX}${randomBytes(24).toString('base64')}`;
+}
+
+/** The `webhook-signature` header for one attempt. */
+export function sign(secret: string, id: string, timestamp: number, body: string): string {
+  const key = Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
