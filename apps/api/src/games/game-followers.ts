@@ -70,8 +70,9 @@ class Hub {
  * it; entries up to it are in its own read. A hub whose position is ahead of a newcomer's goes
  * back to it (the others skip what they already have).
  *
- * Moves made through another instance are not announced on this one's bus: with members, the hub
- * also looks every few seconds (a minute with a single instance, as a safety net).
+ * Moves made through another instance reach this one's bus over Redis (REDIS_URL). A notice can be
+ * lost (Redis away), so with members the hub also looks every few seconds (a minute with a single
+ * instance, as a safety net), and reads at once when the bus reconnects.
  */
 @Injectable()
 export class GameFollowers implements OnModuleDestroy {

@@ -19,6 +19,10 @@ export class GameLogBus {
       const [gameId, version] = payload.split(' ');
       if (gameId && this.emitter.listenerCount(gameId) > 0) this.emitter.emit(gameId, Number(version));
     });
+    // Notices were lost while Redis was away: every followed game is read again now.
+    bus.onReconnect(() => {
+      for (const gameId of this.emitter.eventNames()) this.emitter.emit(gameId, -1);
+    });
   }
 
   /** After a commit: this instance's followers now, the other instances' through the bus. */

@@ -15,6 +15,8 @@ export class PlayerFeedBus {
   constructor(private readonly bus: InstanceBus) {
     this.emitter.setMaxListeners(0); // one per open stream of a player, capped by the live-connection quotas
     bus.on('feed', (payload) => this.notify(payload.split(' ')));
+    // Notices were lost while Redis was away: every followed feed is read again now.
+    bus.onReconnect(() => this.notify(this.emitter.eventNames().filter((name): name is string => typeof name === 'string')));
   }
 
   /** After a commit: this instance's streams now, the other instances' through the bus. */
