@@ -19,6 +19,9 @@ COPY --from=build /app/libs/rules/package.json ./libs/rules/
 COPY --from=build /app/libs/rules/dist/src ./libs/rules/dist/src
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/prisma ./prisma
+# The image's own unprivileged user.
 USER node
 EXPOSE 3000
+# package.json's "start", run by node itself so that SIGTERM reaches the server (it then closes
+# gracefully); test/deploy/compose.test.ts keeps the two alike.
 CMD ["node", "dist/apps/api/src/main.js"]

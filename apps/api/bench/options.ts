@@ -17,6 +17,10 @@ export interface Options {
   seed: number;
   /** Mean pause of a game between moves (ms): 0 = closed loop, as fast as the server answers. */
   thinkMs: number;
+  /** Each level twice: untimed games, then games with a move clock and a webhook endpoint per player. */
+  correspondence: boolean;
+  /** The move clock of the correspondence run's games (seconds per move). */
+  clockSeconds: number;
 }
 
 export class UsageError extends Error {}
@@ -40,6 +44,8 @@ const SPECS = {
   preset: { type: 'string', value: 'NAME', default: 'classic', help: `the games' preset: ${PRESETS.join(', ')}` },
   think: { type: 'string', value: 'MS', default: '0', help: 'mean pause between a game’s moves, ±50 % (0: closed loop)' },
   seed: { type: 'string', value: 'N', default: '1', help: 'seed of the players’ random choices (integer ≥ 0)' },
+  correspondence: { type: 'boolean', help: 'each level twice: untimed games, then timed games with a webhook endpoint per player' },
+  'clock-seconds': { type: 'string', value: 'S', default: '3600', help: 'with --correspondence: the timed games’ seconds per move (≥ 60)' },
   'in-process': { type: 'boolean', help: 'run the server inside the load generator, not in its own process' },
   json: { type: 'string', value: 'FILE', help: 'also write every figure to FILE as JSON' },
   'server-cpu-prof': { type: 'string', value: 'DIR', help: 'the server process writes a --cpu-prof profile into DIR' },
@@ -123,6 +129,8 @@ export function parseOptions(argv: string[]): Options | null {
     serverNodeArgs: (values['server-node-args'] ?? '').split(/\s+/).filter(Boolean),
     seed: number('seed', text('seed'), 0, true),
     thinkMs: number('think', text('think'), 0),
+    correspondence: values.correspondence === true,
+    clockSeconds: number('clock-seconds', text('clock-seconds'), 60, true),
   };
   if (options.inProcess && (options.cpuProfDir || options.serverNodeArgs.length > 0)) {
     throw new UsageError('--server-cpu-prof and --server-node-args need the separate server process (not --in-process)');

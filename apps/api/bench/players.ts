@@ -17,6 +17,7 @@ import {
   register,
   seededChance,
   type Chance,
+  type CreateLobbyInput,
   type GqlResult,
   type GraphQLTransport,
   type LegalMovesView,
@@ -124,8 +125,17 @@ async function startGame(client: GraphQLTransport, game: Game, gameId: string): 
   if (code !== null) throw new Error(`game(${gameId}) failed: ${code}`);
 }
 
-/** `count` games of `preset`, each with its players registered, seated through a lobby and started. */
-export async function setUpGames(client: GraphQLTransport, count: number, preset: string, seed: number): Promise<Game[]> {
+/**
+ * `count` games of `preset`, each with its players registered, seated through a lobby and started;
+ * with `timeControl`, each lobby sets that move clock.
+ */
+export async function setUpGames(
+  client: GraphQLTransport,
+  count: number,
+  preset: string,
+  seed: number,
+  timeControl?: CreateLobbyInput['timeControl'],
+): Promise<Game[]> {
   const tag = randomBytes(3).toString('hex');
   const games: Game[] = Array.from({ length: count }, (_, index) => ({
     index,
@@ -141,7 +151,7 @@ export async function setUpGames(client: GraphQLTransport, count: number, preset
   await forEachLimited(games, 32, async (game) => {
     const newPlayer = async (seat: number) => data(await register(client, `b${tag}_${game.index}_${seat}`), 'register').token;
     const host = await newPlayer(0);
-    const lobby = data(await createLobby(client, host, { preset, visibility: 'unlisted' }), 'createLobby');
+    const lobby = data(await createLobby(client, host, { preset, visibility: 'unlisted', ...(timeControl ? { timeControl } : {}) }), 'createLobby');
     game.tokens = [host];
     let gameId: string | null = null;
     for (let seat = 1; seat < lobby.players; seat++) {

@@ -6,12 +6,26 @@ import { resolve } from 'node:path';
 import type { CommitStats } from './database.js';
 import type { Options } from './options.js';
 import type { LevelStats } from './players.js';
+import type { WebhookStages, WebhookStats } from './webhook-receiver.js';
 
 export interface LevelResult {
   concurrency: number;
   moves: LevelStats;
   commits: CommitStats;
   ratio: number;
+  /** --correspondence: the same level on timed games whose players each have a webhook endpoint. */
+  correspondence?: {
+    moves: LevelStats;
+    webhooks: WebhookStats;
+    stages: WebhookStages;
+    /** Seconds from the level's end to the last delivery's arrival, and what was still pending after the wait. */
+    drainSeconds: number;
+    pendingAfterDrain: number;
+    /** Timed moves/s ÷ untimed moves/s. */
+    ratio: number;
+    /** Timed moves ÷ (the level's seconds + drainSeconds), ÷ untimed moves/s: the rate at which moves and their webhooks are both done. */
+    sustainedRatio: number;
+  };
 }
 
 /** Everything the report says besides the levels' figures. */
@@ -85,6 +99,47 @@ function tables(results: LevelResult[]): string {
       cores(k?.postgres, r.commits.commitsPerSecond),
     ];
   });
+  const timedRows = results.flatMap((r) => {
+    const c = r.correspondence;
+    if (!c) return [];
+    const w = c.webhooks;
+    return [
+      [
+        String(r.concurrency),
+        fmt(r.moves.movesPerSecond, 0),
+        fmt(c.moves.movesPerSecond, 0),
+        fmt(c.ratio, 2),
+        fmt(c.sustainedRatio, 2),
+        fmt(r.moves.latencyMs.p99, 1),
+        fmt(c.moves.latencyMs.p99, 1),
+        ms(r.moves.cpuMsPerMove?.server),
+        ms(c.moves.cpuMsPerMove?.server),
+        ms(r.moves.cpuMsPerMove?.postgres),
+        ms(c.moves.cpuMsPerMove?.postgres),
+        String(w.received),
+        fmt(w.perSecond, 0),
+        fmt(w.lagMs.p50, 0),
+        fmt(w.lagP90Ms, 0),
+        fmt(w.lagMs.p99, 0),
+        fmt(w.lagMs.max, 0),
+        `${fmt(c.drainSeconds, 1)}/${c.pendingAfterDrain}`,
+        `${fmt(c.stages.fanOutMs.p50, 0)}/${fmt(c.stages.fanOutMs.p99, 0)}`,
+        `${fmt(c.stages.queueMs.p50, 0)}/${fmt(c.stages.queueMs.p99, 0)}`,
+        Object.entries(c.moves.errors).map(([code, n]) => `${code}:${n}`).join(' ') || '0',
+      ],
+    ];
+  });
+  const correspondence =
+    timedRows.length === 0
+      ? []
+      : [
+          '',
+          'Correspondence: untimed games vs timed games (a move clock on every game) whose players each have a webhook endpoint (all event types) at a receiver in this process',
+          table(
+            ['games', 'untimed moves/s', 'timed+hooks moves/s', 'ratio', 'with drain', 'p99 ms', 'p99 ms', 'server ms/move', 'timed', 'pg ms/move', 'timed', 'webhooks', '/s', 'lag p50 ms', 'p90', 'p99', 'max', 'drain s/left', 'fan-out p50/p99', 'queue p50/p99', 'errors'],
+            timedRows,
+          ),
+        ];
   return [
     'Moves (makeMove over GraphQL/HTTP, latency as the client sees it)',
     table(['games', 's', 'moves', 'moves/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'refreshes', 'finished', 'errors'], moveRows),
@@ -94,6 +149,7 @@ function tables(results: LevelResult[]): string {
     '',
     'CPU time per operation (ms) and cores busy, by process (/proc and process.cpuUsage; PostgreSQL: all its processes)',
     table(['games', 'server/move', 'of it sys', 'cores', 'pg/move', 'cores', 'client/move', 'pg/commit', 'cores'], cpuRows),
+    ...correspondence,
   ].join('\n');
 }
 
@@ -121,6 +177,22 @@ export function report(run: RunInfo, results: LevelResult[]): string {
     text +=
       `\nGoal at 100 games: moves/s ≥ ½ bare commits/s: ${half ? 'met' : 'NOT met'} (${fmt(at100.ratio, 2)}); ` +
       `p99 < 20 ms: ${p99 ? 'met' : 'NOT met'} (${fmt(at100.moves.latencyMs.p99, 2)} ms)\n`;
+  }
+  for (const r of results) {
+    const c = r.correspondence;
+    if (!c) continue;
+    text +=
+      `\nCorrespondence at ${r.concurrency} games: timed+webhooks moves/s within 10 % of untimed: ${c.ratio >= 0.9 ? 'met' : 'NOT met'} (${fmt(c.ratio, 2)}), ` +
+      `counting the time until their webhooks were delivered: ${c.sustainedRatio >= 0.9 ? 'met' : 'NOT met'} (${fmt(c.sustainedRatio, 2)}); ` +
+      `${c.webhooks.received} webhooks (${Object.entries(c.webhooks.byType).map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}), duplicates ${c.webhooks.duplicates}`;
+  }
+  if (results.some((r) => r.correspondence)) {
+    text +=
+      `\nWebhook lag: arrival at the receiver − the event's time (the body's timestamp: its feed row's created_at, the start of the move's transaction); ` +
+      `deliveries of events in the measured window, received until the queue was drained (drain s/left: from the level's end to the last arrival, deliveries still pending after the wait); ` +
+      `/s: deliveries that arrived during the window, per second; with drain: timed moves ÷ (window + drain) ÷ untimed moves/s; ` +
+      `fan-out: feed row → delivery row, queue: delivery row → first attempt (ms, from webhook_deliveries and webhook_attempts). ` +
+      `Clock: ${options.clockSeconds} s per move, longer than the run: no time-out.\n`;
   }
   text +=
     '\nrefreshes: game(id) queries a seat made before moving when its own last view could not tell it its hand (not in moves/s).\n' +

@@ -24,6 +24,8 @@ export interface ServerOptions {
   cpuProfDir: string | null;
   /** More Node options for the separate process. */
   serverNodeArgs: string[];
+  /** More environment for the server (e.g. MIN_MOVE_SECONDS for short clocks), over the defaults below. */
+  env?: Record<string, string>;
 }
 
 const READY_TIMEOUT_MS = 60_000;
@@ -38,6 +40,7 @@ export async function startServer(databaseUrl: string, options: ServerOptions): 
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '1000000',
     BENCH_DATABASE_URL: databaseUrl,
+    ...options.env,
   };
   return options.inProcess ? startInProcess(env, databaseUrl) : startChild(env, options);
 }

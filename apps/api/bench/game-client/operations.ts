@@ -81,6 +81,8 @@ export interface CreateLobbyInput {
   options?: Record<string, unknown>;
   seat?: number;
   visibility?: 'public' | 'unlisted';
+  /** A move clock; omitted: untimed. */
+  timeControl?: { moveSeconds: number; bankSeconds?: number; onTimeout?: 'autoMove' | 'forfeit'; maxTimeouts?: number };
 }
 
 export type JoinLobbyInput = ({ lobbyId: string } | { inviteCode: string }) & { seat?: number };

@@ -157,8 +157,11 @@ export class GameStore {
     return entries.filter((e) => e.seq === seq || e.kind === 'deal');
   }
 
-  /** One statement; true when it was applied (the version was still the one read), false when another write got in first. */
-  async write(w: GameWrite): Promise<boolean> {
+  /**
+   * One statement. Applied (the version was still the one read): the id of the transaction that
+   * wrote it, which feed readers wait for; null when another write got in first.
+   */
+  async write(w: GameWrite): Promise<bigint | null> {
     const ctes: Prisma.Sql[] = [];
     const events = w.entries.flatMap((e) => e.events);
     const scored = events.find((e): e is Extract<GameEvent, { type: 'dealScored' }> => e.type === 'dealScored');
@@ -243,16 +246,16 @@ export class GameStore {
     if (w.outbox) ctes.push(Prisma.sql`o AS (${insertOutboxSql(w.outbox, Prisma.sql`g`)})`);
     if (w.feed.length > 0) ctes.push(Prisma.sql`f AS (${insertFeedSql(w.feed, Prisma.sql`g`)})`);
 
-    let rowsOut: { applied: number }[];
+    let rowsOut: { applied: number; tx: string }[];
     try {
-      rowsOut = await this.prisma.$queryRaw<{ applied: number }[]>`
-        WITH ${Prisma.join(ctes, ', ')} SELECT count(*)::int AS applied FROM g`;
+      rowsOut = await this.prisma.$queryRaw<{ applied: number; tx: string }[]>`
+        WITH ${Prisma.join(ctes, ', ')} SELECT count(*)::int AS applied, pg_current_xact_id()::text AS tx FROM g`;
     } catch (error) {
       // The same (gameId, seq) or idempotency key written by a concurrent request: a lost race.
-      if (isUniqueViolation(error)) return false;
+      if (isUniqueViolation(error)) return null;
       throw error;
     }
-    return rowsOut[0]?.applied === 1;
+    return rowsOut[0]?.applied === 1 ? BigInt(rowsOut[0].tx) : null;
   }
 }
 

@@ -22,9 +22,10 @@ const READ_PAGE = 200;
 /**
  * A feed read sees only what is below the oldest running transaction, so right after a commit
  * it may not yet see the new row while an older transaction is still open: a read that a notice
- * asked for and that found nothing is repeated after these pauses, then left to the poll.
+ * asked for and that did not reach the noticed transaction is repeated after these pauses (about
+ * 2 s in all, far longer than a move's transaction), then left to the poll.
  */
-const NOTICE_RETRY_MS = [2, 5, 10, 20, 50];
+const NOTICE_RETRY_MS = [1, 2, 4, 8, 16, 25, ...Array<number>(78).fill(25)];
 
 /** (tx, id) order: is `a` after `b`? */
 export function isAfter(a: FeedCursor, b: FeedCursor): boolean {
@@ -40,8 +41,10 @@ class Hub {
   floor: FeedCursor | null = null;
   dirty = false;
   reading = false;
-  /** A notice asked for the current reads: an empty one is retried (NOTICE_RETRY_MS). */
+  /** A notice asked for the current reads: one that did not reach what it was told of is retried (NOTICE_RETRY_MS). */
   noticed = false;
+  /** The newest transaction a notice named: reads go on until they have passed it. */
+  awaited: bigint | null = null;
   retries = 0;
   retry: NodeJS.Timeout | null = null;
   stopListening: () => void = () => undefined;
@@ -83,7 +86,7 @@ export class PlayerFollowers implements OnModuleDestroy {
     let hub = this.hubs.get(playerId);
     if (!hub) {
       const created = new Hub();
-      created.stopListening = this.bus.listen(playerId, () => this.wake(playerId, created, true));
+      created.stopListening = this.bus.listen(playerId, (tx) => this.wake(playerId, created, true, tx));
       created.poll = setInterval(() => this.wake(playerId, created, false), this.pollMs).unref();
       this.hubs.set(playerId, created);
       hub = created;
@@ -129,8 +132,9 @@ export class PlayerFollowers implements OnModuleDestroy {
     this.hubs.delete(playerId);
   }
 
-  private wake(playerId: string, hub: Hub, notice: boolean): void {
+  private wake(playerId: string, hub: Hub, notice: boolean, tx: bigint | null = null): void {
     if (notice) {
+      if (tx !== null && (hub.awaited === null || tx > hub.awaited)) hub.awaited = tx;
       hub.noticed = true;
       hub.retries = 0;
       if (hub.retry) clearTimeout(hub.retry);
@@ -151,8 +155,10 @@ export class PlayerFollowers implements OnModuleDestroy {
         if (rows.length > 0) {
           hub.known = rows[rows.length - 1].cursor;
           for (const member of [...hub.members]) member.deliver(rows);
-          // Found: the notice is answered, unless another came while reading (then read again).
-          if (!hub.dirty) {
+          // Found: the notice is answered once the read has passed the transaction it named (or,
+          // naming none, found anything), unless another came while reading (then read again).
+          if (hub.awaited !== null && hub.known.tx >= hub.awaited) hub.awaited = null;
+          if (!hub.dirty && hub.awaited === null) {
             hub.noticed = false;
             hub.retries = 0;
           }
@@ -165,7 +171,7 @@ export class PlayerFollowers implements OnModuleDestroy {
           }
           hub.floor = null;
         }
-        if (rows.length === 0 && hub.noticed && !hub.dirty) this.retryLater(playerId, hub);
+        if (hub.noticed && !hub.dirty && (rows.length === 0 || hub.awaited !== null)) this.retryLater(playerId, hub);
       }
     } catch (error) {
       // The database is away: the next notice or poll tries again.
@@ -182,6 +188,7 @@ export class PlayerFollowers implements OnModuleDestroy {
     if (delay === undefined) {
       // Still nothing: an older transaction holds the horizon longer; the poll will find it.
       hub.noticed = false;
+      hub.awaited = null;
       hub.retries = 0;
       return;
     }

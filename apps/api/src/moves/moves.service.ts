@@ -119,14 +119,15 @@ export class MovesService {
     }
 
     const { write, result } = plan(gameId, game, actor, decided, key, request);
-    if (!(await this.store.write(write))) {
+    const tx = await this.store.write(write);
+    if (tx === null) {
       this.cache.forget(gameId);
       return this.lostRace(gameId, playerId, key, request);
     }
     this.cache.remember(gameId, { status: result.status, version: result.version, state: write.state, seats: game.seats, clock: write.clock });
     // After the commit: followers read what is now durable.
     this.bus.published(gameId, result.version);
-    this.feed.published(write.feed);
+    this.feed.published(write.feed, tx);
     if (write.outbox) this.outbox.kick();
     return result;
   }

@@ -137,7 +137,7 @@ describe('outbox entries', () => {
       ],
       outbox: { gameId, seq: game.version + 1, entries: [{ type: 'dealFinished', deal: 0 }] },
     });
-    expect(applied).toBe(false);
+    expect(applied).toBeNull();
     expect(await queued(gameId)).toEqual(jobsBefore);
     expect(await prisma.gameEvent.count({ where: { gameId } })).toBe(entriesBefore);
     expect(await prisma.playerEvent.count({ where: { gameId, type: 'deadlineNear' } })).toBe(0);

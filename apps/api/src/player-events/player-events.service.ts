@@ -30,8 +30,11 @@ export class PlayerEventsService {
     if (events.length > 0) await db.$executeRaw(insertFeedSql(events));
   }
 
-  /** Wakes the streams of the players these committed events are for. */
-  published(events: readonly Pick<NewFeedEvent, 'playerId'>[]): void {
-    if (events.length > 0) this.bus.published(events.map((e) => e.playerId));
+  /**
+   * Wakes the streams of the players these committed events are for. `tx`, the transaction that
+   * wrote them when known, lets a stream keep reading until it sees that transaction's rows.
+   */
+  published(events: readonly Pick<NewFeedEvent, 'playerId'>[], tx: bigint | null = null): void {
+    if (events.length > 0) this.bus.published(events.map((e) => e.playerId), tx);
   }
 }

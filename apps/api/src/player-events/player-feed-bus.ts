@@ -14,25 +14,32 @@ export class PlayerFeedBus {
 
   constructor(private readonly bus: InstanceBus) {
     this.emitter.setMaxListeners(0); // one per open stream of a player, capped by the live-connection quotas
-    bus.on('feed', (payload) => this.notify(payload.split(' ')));
+    bus.on('feed', (payload) => {
+      const [tx, ...ids] = payload.split(' ');
+      this.notify(ids, /^\d+$/.test(tx) ? BigInt(tx) : null);
+    });
     // Notices were lost while Redis was away: every followed feed is read again now.
-    bus.onReconnect(() => this.notify(this.emitter.eventNames().filter((name): name is string => typeof name === 'string')));
+    bus.onReconnect(() => this.notify(this.emitter.eventNames().filter((name): name is string => typeof name === 'string'), null));
   }
 
-  /** After a commit: this instance's streams now, the other instances' through the bus. */
-  published(playerIds: Iterable<string>): void {
+  /**
+   * After a commit: this instance's streams now, the other instances' through the bus. `tx` is the
+   * committed transaction when known: a reader that does not see its rows yet (the horizon) knows
+   * to look again shortly.
+   */
+  published(playerIds: Iterable<string>, tx: bigint | null = null): void {
     const ids = [...new Set(playerIds)];
     if (ids.length === 0) return;
-    this.notify(ids);
-    this.bus.publish('feed', ids.join(' '));
+    this.notify(ids, tx);
+    this.bus.publish('feed', `${tx ?? '-'} ${ids.join(' ')}`);
   }
 
-  private notify(ids: readonly string[]): void {
-    for (const id of ids) this.emitter.emit(id);
+  private notify(ids: readonly string[], tx: bigint | null): void {
+    for (const id of ids) this.emitter.emit(id, tx);
     this.emitter.emit(ANY);
   }
 
-  listen(playerId: string, listener: () => void): () => void {
+  listen(playerId: string, listener: (tx: bigint | null) => void): () => void {
     this.emitter.on(playerId, listener);
     return () => this.emitter.off(playerId, listener);
   }
