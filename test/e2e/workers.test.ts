@@ -1,22 +1,14 @@
 // WORKERS=2: one command, two server processes sharing the port (Node's cluster module) on one
 // database, told of each other's changes over Redis. A process that dies is replaced; SIGTERM
 // stops them all.
-import { createConnection } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { redisAvailable, TEST_REDIS_URL } from '../redis.js';
 import { createTestDatabase } from '../database.js';
 import { http, registerMany, sleep } from './clients.js';
 import { startServer } from './server-process.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redisUp = await new Promise<boolean>((resolve) => {
-  const { hostname, port } = new URL(REDIS_URL);
-  const socket = createConnection({ host: hostname, port: Number(port || 6379) });
-  socket.setTimeout(500);
-  socket.once('connect', () => (socket.destroy(), resolve(true)));
-  socket.once('error', () => resolve(false));
-  socket.once('timeout', () => (socket.destroy(), resolve(false)));
-});
-if (!redisUp) console.warn(`WORKERS tests skipped: no Redis at ${REDIS_URL}`);
+const REDIS_URL = TEST_REDIS_URL;
+const redisUp = await redisAvailable(REDIS_URL, 'WORKERS tests');
 
 /** The pids of the processes that said they listen, in order. */
 function listening(output: string[]): number[] {

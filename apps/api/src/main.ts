@@ -63,23 +63,11 @@ async function serve(config: AppConfig, logger: Logger, databaseUrl: string, emb
   }
   logger.info({ url: await app.getUrl(), pid: process.pid }, 'Mizerka server listening');
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000).unref();
-    try {
-      await app.close();
-      await embedded?.stop();
-    } finally {
-      clearTimeout(force);
-      logger.flush?.();
-      process.exit(0);
-    }
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  onStopSignal(logger, 15_000, async () => {
+    logger.info('shutting down');
+    await app.close();
+    await embedded?.stop();
+  });
 }
 
 /**
@@ -105,11 +93,9 @@ function supervise(config: AppConfig, logger: Logger, databaseUrl: string, embed
   for (let i = 0; i < config.workers; i++) cluster.fork({ [WORKER_DATABASE_URL]: databaseUrl });
   logger.info({ workers: config.workers, port: config.port }, 'starting server processes');
 
-  const stop = async (signal: string) => {
-    if (stopping) return;
+  onStopSignal(logger, 20_000, async () => {
     stopping = true;
-    logger.info({ signal }, 'shutting down the server processes');
-    const force = setTimeout(() => process.exit(1), 20_000).unref();
+    logger.info('shutting down the server processes');
     const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
     await Promise.all(
       workers.map(
@@ -120,16 +106,28 @@ function supervise(config: AppConfig, logger: Logger, databaseUrl: string, embed
           }),
       ),
     );
+    await embedded?.stop();
+  });
+}
+
+/** On SIGTERM or SIGINT, once: `stop`, then exit (1 if it takes longer than `graceMs`). */
+function onStopSignal(logger: Logger, graceMs: number, stop: () => Promise<void>): void {
+  let stopping = false;
+  const handle = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stop signal');
+    const force = setTimeout(() => process.exit(1), graceMs).unref();
     try {
-      await embedded?.stop();
+      await stop();
     } finally {
       clearTimeout(force);
       logger.flush?.();
       process.exit(0);
     }
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void handle('SIGTERM'));
+  process.on('SIGINT', () => void handle('SIGINT'));
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,5 @@
-import { createConnection } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { redisAvailable, TEST_REDIS_URL } from '../../../../test/redis.js';
 import { startTestAppsPerTest } from '../../../../test/app.js';
 import { GameLogBus } from '../games/index.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY } from '../games/games.test-kit.js';
@@ -7,16 +7,8 @@ import { PlayerFeedBus } from '../player-events/player-feed-bus.js';
 import { InstanceBus } from './instance-bus.js';
 
 // Two instances on one database and one Redis: what one commits, the other hears of at once.
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redisUp = await new Promise<boolean>((resolve) => {
-  const { hostname, port } = new URL(REDIS_URL);
-  const socket = createConnection({ host: hostname, port: Number(port || 6379) });
-  socket.setTimeout(500);
-  socket.once('connect', () => (socket.destroy(), resolve(true)));
-  socket.once('error', () => resolve(false));
-  socket.once('timeout', () => (socket.destroy(), resolve(false)));
-});
-if (!redisUp) console.warn(`instance-bus tests skipped: no Redis at ${REDIS_URL}`);
+const REDIS_URL = TEST_REDIS_URL;
+const redisUp = await redisAvailable(REDIS_URL, 'instance-bus tests');
 
 const WITH_REDIS = { redisUrl: REDIS_URL, authCacheSeconds: 60 };
 const until = async (check: () => boolean, what: string, ms = 3000) => {
