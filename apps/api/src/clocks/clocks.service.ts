@@ -42,7 +42,8 @@ export class ClocksService implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.outbox.consume('turnBegan', 'clocks', (items) => this.schedule(items.map((i) => i.gameId)));
+    // An untimed game's turns have no deadline: nothing to schedule, nothing to remove.
+    this.outbox.consume('turnBegan', 'clocks', (items) => this.schedule(items.filter((i) => i.entry.deadline !== null).map((i) => i.gameId)));
     this.outbox.consume('gameFinished', 'clocks', (items) => this.schedule(items.map((i) => i.gameId)));
     this.outbox.task(CLOCK_TASK, (payload) => this.timeUp(gameIdOf(payload)));
     this.outbox.task(WARNING_TASK, (payload) => this.warn(payload as { gameId: string; version: number }));
