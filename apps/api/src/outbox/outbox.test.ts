@@ -201,6 +201,28 @@ describe('the outbox consumer', () => {
     }
   });
 
+  it('unlocks the jobs of a worker pool that stopped being seen (its instance was killed), so another works them', async () => {
+    const worker = await startTestApp(FAST_WORKER, queuing.databaseUrl);
+    const gameId = randomUUID();
+    const seen: number[] = [];
+    worker.app.get(Outbox).consume('dealFinished', 'count', async (items) => {
+      for (const item of items) if (item.gameId === gameId) seen.push(item.seq);
+    });
+    try {
+      // A job a killed instance had locked 20 s ago, never to finish it.
+      await prisma.$executeRaw`
+        SELECT graphile_worker.add_job(${OUTBOX_TASK}, json_build_array(json_build_object('gameId', ${gameId}::text, 'seq', 7,
+                 'entries', json_build_array(json_build_object('type', 'dealFinished', 'deal', 0)))), run_at := now() + interval '1 hour')`;
+      await prisma.$executeRaw`
+        UPDATE graphile_worker._private_jobs SET locked_by = 'pool-killed', locked_at = now() - interval '20 seconds', run_at = now() - interval '21 seconds'
+         WHERE payload::text LIKE ${'%' + gameId + '%'}`;
+      await waitFor(async () => seen.includes(7), 'the orphaned job to be worked', 10_000);
+      expect(await jobsFor(gameId)).toEqual([]);
+    } finally {
+      await worker.close();
+    }
+  });
+
   it('retries a job whose consumer failed, then completes it', async () => {
     const worker = await startTestApp(FAST_WORKER, queuing.databaseUrl);
     let attempts = 0;

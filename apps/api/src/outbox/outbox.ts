@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { run, type JobHelpers, type Runner } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { run, type JobHelpers, type Runner, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
 import type { AppConfig } from '../config/app-config.js';
 import { JOB_QUEUE_SCHEMA, jobQueueLogger } from '../database/job-queue.js';
@@ -22,6 +23,11 @@ export type OutboxConsumer<T extends OutboxEntryType = OutboxEntryType> = (items
 
 /** Outbox rows moved into the job queue by one relay transaction, at most. */
 const RELAY_BATCH = 500;
+/**
+ * A worker pool not seen for this long is taken for dead (its instance was killed): the jobs it
+ * had locked are unlocked for others. The queue would otherwise wait 4 hours before retrying them.
+ */
+const POOL_DEAD_AFTER_MS = 15_000;
 
 /**
  * The consuming side of the transactional outbox. A move writes its follow-ups into the `outbox`
@@ -46,6 +52,8 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   private relaying: Promise<void> | null = null;
   private relayAgain = false;
   private relayTimer: NodeJS.Timeout | null = null;
+  /** This instance's worker pool, as it marks the jobs it locks. */
+  private poolId: string | null = null;
 
   constructor(
     @Inject(DATABASE_URL) private readonly databaseUrl: string,
@@ -157,6 +165,7 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
       concurrency: settings.concurrency,
       pollInterval: settings.pollMs,
       noHandleSignals: true,
+      events: this.poolEvents(),
       logger: jobQueueLogger((level, message) => {
         if (level === 'error' || level === 'warning') this.log.warn(message);
       }),
@@ -166,8 +175,47 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
         worker: { localQueue: settings.batch > 1 ? { size: settings.batch } : undefined, completeJobBatchDelay: settings.batchDelayMs },
       },
     });
-    this.sweep = setInterval(() => this.kick(), settings.pollMs).unref();
+    this.sweep = setInterval(() => {
+      this.kick();
+      void this.keepPoolsAlive();
+    }, settings.pollMs).unref();
     this.kick(); // what was left while no instance ran
+    await this.keepPoolsAlive();
+  }
+
+  private poolEvents(): WorkerEvents {
+    const events = new EventEmitter() as WorkerEvents;
+    events.on('pool:create', ({ workerPool }) => {
+      this.poolId = workerPool.id;
+    });
+    return events;
+  }
+
+  /**
+   * Says that this instance's pool is alive, and unlocks the jobs of pools that have not said so
+   * for POOL_DEAD_AFTER_MS (a killed instance cannot release what it had locked).
+   */
+  private async keepPoolsAlive(): Promise<void> {
+    const pool = this.pool;
+    if (!pool || !this.poolId) return;
+    try {
+      await pool.query(
+        `WITH seen AS (
+           INSERT INTO job_pools (pool_id, seen_at) VALUES ($1, now())
+           ON CONFLICT (pool_id) DO UPDATE SET seen_at = now()),
+         gone AS (DELETE FROM job_pools WHERE seen_at < now() - interval '1 day'),
+         dead AS (
+           SELECT DISTINCT j.locked_by FROM ${JOB_QUEUE_SCHEMA}._private_jobs j
+            WHERE j.locked_by IS NOT NULL AND j.locked_by <> $1
+              AND j.locked_at < now() - make_interval(secs => $2::float8 / 1000)
+              AND NOT EXISTS (SELECT 1 FROM job_pools p
+                               WHERE p.pool_id = j.locked_by AND p.seen_at > now() - make_interval(secs => $2::float8 / 1000)))
+         SELECT ${JOB_QUEUE_SCHEMA}.force_unlock_workers(array_agg(locked_by)) FROM dead HAVING count(*) > 0`,
+        [this.poolId, POOL_DEAD_AFTER_MS],
+      );
+    } catch (error) {
+      this.log.warn(`checking the job-queue pools: ${String(error)}`);
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -179,6 +227,7 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
     const runner = this.runner;
     this.runner = null;
     await runner?.stop().catch((error: unknown) => this.log.warn(`stopping the job queue: ${String(error)}`));
+    if (this.poolId) await this.pool?.query('DELETE FROM job_pools WHERE pool_id = $1', [this.poolId]).catch(() => undefined);
     const pool = this.pool;
     this.pool = null;
     await pool?.end().catch(() => undefined);
