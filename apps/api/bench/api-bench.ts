@@ -17,6 +17,7 @@ import { createCommitTable, postgresCpuReader, postgresSettings, runCommitLevel,
 import { httpTransport } from './game-client/index.js';
 import { cleanUp, interrupted, log, onCleanUp, stopOnSignals } from './lifecycle.js';
 import { makeProbes } from './measure.js';
+import { runInstances } from './instances.js';
 import { parseOptions, usage, UsageError, type Options } from './options.js';
 import { runMoveLevel, setUpGames, type Game } from './players.js';
 import { fmt, report, writeJson, type LevelResult } from './report.js';
@@ -27,6 +28,8 @@ async function main(options: Options) {
   const started = Date.now();
   const loadavgStart = loadavg();
   stopOnSignals();
+  // --instances / --workers: one instance against several, in instances.ts.
+  if (options.instances > 1 || options.workers > 1) return runInstances(options);
 
   const database = await startDatabase();
   const settings = await postgresSettings(database.url);

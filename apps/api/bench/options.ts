@@ -21,6 +21,18 @@ export interface Options {
   correspondence: boolean;
   /** The move clock of the correspondence run's games (seconds per move). */
   clockSeconds: number;
+  /** > 1: compare one server instance with this many (instances.ts), load spread round-robin per request. */
+  instances: number;
+  /** > 1: also a mode with one server process run with WORKERS=N (main.js, Node's cluster module). */
+  workers: number;
+  /** GAME_CACHE values to run every instance mode with (with --instances/--workers). */
+  gameCache: ('on' | 'off')[];
+  /** With --instances: gameLog subscribers spread over the instances, in a run of their own per level. */
+  subscribers: number;
+  /** Moves without expectedVersion. */
+  withoutExpectedVersion: boolean;
+  /** 'first': only the first of the N instances works jobs (and fans out webhooks); the others run JOB_WORKER=off. */
+  jobWorker: 'all' | 'first';
 }
 
 export class UsageError extends Error {}
@@ -46,6 +58,12 @@ const SPECS = {
   seed: { type: 'string', value: 'N', default: '1', help: 'seed of the players’ random choices (integer ≥ 0)' },
   correspondence: { type: 'boolean', help: 'each level twice: untimed games, then timed games with a webhook endpoint per player' },
   'clock-seconds': { type: 'string', value: 'S', default: '3600', help: 'with --correspondence: the timed games’ seconds per move (≥ 60)' },
+  instances: { type: 'string', value: 'N', default: '1', help: 'N ≥ 2: one instance against N (same DATABASE_URL and REDIS_URL), requests round-robin over them' },
+  workers: { type: 'string', value: 'N', default: '1', help: 'N ≥ 2: also one server process with WORKERS=N (needs REDIS_URL)' },
+  'game-cache': { type: 'string', value: 'on,off', default: 'off', help: 'with --instances/--workers: GAME_CACHE of every mode, each value in turn' },
+  subscribers: { type: 'string', value: 'N', default: '0', help: 'with --instances: each level again with N gameLog subscribers over the instances' },
+  'job-worker': { type: 'string', value: 'all|first', default: 'all', help: 'with --instances: first = JOB_WORKER=off on all instances but the first' },
+  'without-expected-version': { type: 'boolean', help: 'send moves without expectedVersion (the server decides on the state it knows)' },
   'in-process': { type: 'boolean', help: 'run the server inside the load generator, not in its own process' },
   json: { type: 'string', value: 'FILE', help: 'also write every figure to FILE as JSON' },
   'server-cpu-prof': { type: 'string', value: 'DIR', help: 'the server process writes a --cpu-prof profile into DIR' },
@@ -131,7 +149,27 @@ export function parseOptions(argv: string[]): Options | null {
     thinkMs: number('think', text('think'), 0),
     correspondence: values.correspondence === true,
     clockSeconds: number('clock-seconds', text('clock-seconds'), 60, true),
+    instances: number('instances', text('instances'), 1, true),
+    workers: number('workers', text('workers'), 1, true),
+    gameCache: text('game-cache')
+      .split(',')
+      .map((value) => {
+        const v = value.trim();
+        if (v !== 'on' && v !== 'off') throw new UsageError(`--game-cache takes on, off or on,off, not ${JSON.stringify(value)}`);
+        return v;
+      }),
+    subscribers: number('subscribers', text('subscribers'), 0, true),
+    withoutExpectedVersion: values['without-expected-version'] === true,
+    jobWorker: ((v) => {
+      if (v !== 'all' && v !== 'first') throw new UsageError(`--job-worker takes all or first, not ${JSON.stringify(v)}`);
+      return v;
+    })(text('job-worker')),
   };
+  const several = options.instances > 1 || options.workers > 1;
+  if (several && (options.inProcess || options.correspondence || options.cpuProfDir)) {
+    throw new UsageError('--instances/--workers run separate server processes, without --in-process, --correspondence or --server-cpu-prof');
+  }
+  if (options.subscribers > 0 && options.instances < 2) throw new UsageError('--subscribers needs --instances N (N ≥ 2)');
   if (options.inProcess && (options.cpuProfDir || options.serverNodeArgs.length > 0)) {
     throw new UsageError('--server-cpu-prof and --server-node-args need the separate server process (not --in-process)');
   }

@@ -41,6 +41,28 @@ export interface Game {
   own: (SeatView | null)[];
   chance: Chance;
   played: number;
+  /**
+   * With a router (several instances): the version each instance's game-state cache holds for
+   * this game, as its code keeps it (the state it last read or wrote on a move).
+   */
+  cachedAt?: Map<number, number>;
+}
+
+/** Several instances behind a load balancer: which one takes the next request. */
+export interface Router {
+  pick(): { client: GraphQLTransport; instance: number };
+  /** A move through `instance` took the game from version `from` to `to` (log entries from + 1 … to). */
+  moved?(gameId: string, from: number, to: number, instance: number): void;
+}
+
+/** What each instance's game-state cache held when a move reached it (modelled on the client side). */
+export interface CacheModel {
+  /** The instance held the version the move was made at: no read. */
+  hits: number;
+  /** It held an older version (another instance moved since): a read, as without the cache. */
+  stale: number;
+  /** It held nothing for the game. */
+  misses: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -121,6 +143,7 @@ async function startGame(client: GraphQLTransport, game: Game, gameId: string): 
   game.version = 0;
   game.finished = false;
   game.own = game.tokens.map(() => null);
+  game.cachedAt = undefined;
   const code = await refresh(client, game, 0);
   if (code !== null) throw new Error(`game(${gameId}) failed: ${code}`);
 }
@@ -181,6 +204,8 @@ export interface LevelStats {
   /** CPU time per move by process, during the measured window (all requests, refreshes included). */
   cpuMsPerMove: CpuPerOp | null;
   postgres: { xactsPerMove: number; tuplesInsertedPerMove: number; tuplesUpdatedPerMove: number; walBytesPerMove: number; walRecordsPerMove: number } | null;
+  /** With a router: the instances' game-state caches as a move found them. */
+  cache?: CacheModel;
 }
 
 export interface LevelTiming {
@@ -189,9 +214,11 @@ export interface LevelTiming {
   maxMoves: number;
   /** Mean pause between a game's moves (ms), ±50 %; 0: closed loop. */
   thinkMs: number;
+  /** Moves sent without `expectedVersion` (the server decides on the state it knows). */
+  withoutExpectedVersion?: boolean;
 }
 
-export async function runMoveLevel(client: GraphQLTransport, games: Game[], timing: LevelTiming, probes: Probes): Promise<LevelStats> {
+export async function runMoveLevel(client: GraphQLTransport, games: Game[], timing: LevelTiming, probes: Probes, router?: Router): Promise<LevelStats> {
   let measuring = timing.warmup === 0;
   let stopped = false;
   const latencies: number[] = [];
@@ -200,6 +227,7 @@ export async function runMoveLevel(client: GraphQLTransport, games: Game[], timi
   let moves = 0;
   let refreshes = 0;
   let gamesFinished = 0;
+  const cache: CacheModel = { hits: 0, stale: 0, misses: 0 };
   let startedAt = performance.now();
   let stoppedAt = 0;
   let before: Promise<Probe> | null = null;
@@ -235,10 +263,11 @@ export async function runMoveLevel(client: GraphQLTransport, games: Game[], timi
         if (code !== null) countError(`refresh:${code}`);
         continue;
       }
+      const routed = router?.pick();
       const t0 = performance.now();
       let response: GqlResult<{ makeMove: MoveResult }>;
       try {
-        response = await makeMove(client, game.tokens[seat], { gameId: game.id, expectedVersion: game.version, ...input });
+        response = await makeMove(routed?.client ?? client, game.tokens[seat], { gameId: game.id, ...(timing.withoutExpectedVersion ? {} : { expectedVersion: game.version }), ...input });
       } catch (error) {
         countError(`NETWORK:${(error as NodeJS.ErrnoException).code ?? 'error'}`);
         await new Promise((done) => setTimeout(done, 50));
@@ -248,6 +277,7 @@ export async function runMoveLevel(client: GraphQLTransport, games: Game[], timi
       const code = errorCode(response);
       if (code !== undefined || !response.data) {
         countError(code ?? 'NO_DATA');
+        if (routed) game.cachedAt?.delete(routed.instance);
         // Look at the table again before the next try.
         game.own[seat] = null;
         const again = await refresh(client, game, seat);
@@ -255,6 +285,17 @@ export async function runMoveLevel(client: GraphQLTransport, games: Game[], timi
         continue;
       }
       const result = response.data.makeMove;
+      if (routed) {
+        const cachedAt = (game.cachedAt ??= new Map());
+        const held = cachedAt.get(routed.instance);
+        if (measuring && !stopped) {
+          if (held === undefined) cache.misses++;
+          else if (held === game.version) cache.hits++;
+          else cache.stale++;
+        }
+        cachedAt.set(routed.instance, result.version);
+        router!.moved?.(game.id, game.version, result.version, routed.instance);
+      }
       game.version = result.version;
       game.finished = result.status === 'finished';
       game.latest = result.game;
@@ -312,5 +353,6 @@ export async function runMoveLevel(client: GraphQLTransport, games: Game[], timi
           walRecordsPerMove: per(delta.walRecords),
         }
       : null,
+    ...(router ? { cache } : {}),
   };
 }

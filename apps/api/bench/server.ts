@@ -16,6 +16,8 @@ export interface Server {
   cpuMs(): Promise<{ total: number; system: number } | null>;
   /** Memory after a GC and live resources of the server process; null when it runs in this process. */
   health(): Promise<ServerHealth | null>;
+  /** Stops the server now (and takes it off the clean-up list). */
+  stop(): Promise<void>;
 }
 
 export interface ServerOptions {
@@ -49,7 +51,7 @@ async function startInProcess(env: NodeJS.ProcessEnv, databaseUrl: string): Prom
   const config = loadConfig(env);
   const { createApp } = await import('../src/app.js');
   const app = await createApp(config, databaseUrl, pino({ level: 'silent' }));
-  onCleanUp('close the application', () => app.close());
+  const stop = onCleanUp('close the application', () => app.close());
   await app.listen(0, '127.0.0.1');
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   return {
@@ -58,6 +60,7 @@ async function startInProcess(env: NodeJS.ProcessEnv, databaseUrl: string): Prom
     poolSize: config.databasePoolSize,
     cpuMs: async () => null,
     health: async () => null,
+    stop,
   };
 }
 
@@ -70,7 +73,7 @@ async function startChild(env: NodeJS.ProcessEnv, options: ServerOptions): Promi
   nodeArgs.push(...options.serverNodeArgs);
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, script], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  onCleanUp('stop the server process', async () => {
+  const stop = onCleanUp('stop the server process', async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
@@ -118,5 +121,6 @@ async function startChild(env: NodeJS.ProcessEnv, options: ServerOptions): Promi
     poolSize: ready.poolSize,
     cpuMs,
     health,
+    stop,
   };
 }

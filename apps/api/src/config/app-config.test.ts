@@ -76,7 +76,7 @@ describe('loadConfig', () => {
       apiDocs: false,
       introspection: false,
       authCacheSeconds: 10,
-      gameCache: false,
+      gameCache: true,
       metricsToken: 'scrape-me-please-1234',
       quotas: { tokensPerPlayer: 3, openLobbiesPerPlayer: 2 },
       live: { socketsPerPlayer: 4, subscriptionsPerSocket: 6, subscriptionsPerPlayer: 7, maxMessageBytes: 2048, idleSeconds: 0 },
@@ -156,7 +156,7 @@ describe('loadConfig', () => {
 
   it('runs one server process unless WORKERS says more, and more only with REDIS_URL', () => {
     expect(loadConfig({}).workers).toBe(1);
-    expect(loadConfig({ WORKERS: '2', REDIS_URL: 'redis://127.0.0.1:6379' })).toMatchObject({ workers: 2, gameCache: false });
+    expect(loadConfig({ WORKERS: '2', REDIS_URL: 'redis://127.0.0.1:6379' })).toMatchObject({ workers: 2, gameCache: true });
     expect(() => loadConfig({ WORKERS: '2' })).toThrow(/WORKERS=2 needs REDIS_URL/);
     expect(() => loadConfig({ WORKERS: '0' })).toThrow(/WORKERS must be a whole number from 1 to 64/);
   });

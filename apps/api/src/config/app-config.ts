@@ -38,8 +38,9 @@ export interface AppConfig {
   /** How long an instance trusts a token it has checked (0: check every request). */
   authCacheSeconds: number;
   /**
-   * Keep each game's latest state in memory, saving a read per move. Right for a single instance;
-   * with several (REDIS_URL set) a move would often find another instance's write first.
+   * Keep each game's latest state in memory, saving a read per move. With several instances an
+   * entry may be stale: the write's version check catches it and the move is decided again on a
+   * fresh read (measured cheaper than reading every time: README, "Several instances").
    */
   gameCache: boolean;
   /** Caps on what one player may hold open (GraphQL and REST alike). */
@@ -249,7 +250,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   config.apiDocs = onOff('API_DOCS');
   config.introspection = onOff('INTROSPECTION');
   config.corsOrigins = corsOrigins(text('CORS_ORIGINS'), config.nodeEnv, problems);
-  config.gameCache = oneOf('GAME_CACHE', ['on', 'off'] as const, config.redisUrl === null ? 'on' : 'off') === 'on';
+  config.gameCache = oneOf('GAME_CACHE', ['on', 'off'] as const, 'on') === 'on';
   // Processes of one machine tell each other of moves and revokes over Redis; without it a
   // subscriber on one process would hear of another's moves only at its next re-read.
   if (config.workers > 1 && config.redisUrl === null) {

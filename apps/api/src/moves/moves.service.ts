@@ -99,11 +99,11 @@ export class MovesService {
     }
   }
 
-  private async decideAndWrite(gameId: string, actor: Actor, action: Action, options: MoveOptions): Promise<MoveResult> {
+  private async decideAndWrite(gameId: string, actor: Actor, action: Action, options: MoveOptions, useCache = true): Promise<MoveResult> {
     const key = options.idempotencyKey ?? null;
     const request = key === null ? null : fingerprint(action, options);
     const playerId = actor.kind === 'system' ? null : actor.playerId;
-    const cached = key === null ? this.cache.get(gameId) : undefined;
+    const cached = key === null && useCache ? this.cache.get(gameId) : undefined;
     let game: StoredGame;
     let decided: Decision;
     if (cached && (decided = decide(cached, actor, action, options)).ok) {
@@ -122,6 +122,9 @@ export class MovesService {
     const tx = await this.store.write(write);
     if (tx === null) {
       this.cache.forget(gameId);
+      // Decided on a cached state that another write (here or on another instance) had made stale,
+      // for a client that named no version: decide again on a fresh read rather than refuse.
+      if (game === cached && options.expectedVersion == null) return this.decideAndWrite(gameId, actor, action, options, false);
       return this.lostRace(gameId, playerId, key, request);
     }
     this.cache.remember(gameId, { status: result.status, version: result.version, state: write.state, seats: game.seats, clock: write.clock });
