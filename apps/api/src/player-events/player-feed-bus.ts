@@ -36,7 +36,7 @@ export class PlayerFeedBus {
 
   private notify(ids: readonly string[], tx: bigint | null): void {
     for (const id of ids) this.emitter.emit(id, tx);
-    this.emitter.emit(ANY);
+    this.emitter.emit(ANY, ids, tx);
   }
 
   listen(playerId: string, listener: (tx: bigint | null) => void): () => void {
@@ -44,8 +44,8 @@ export class PlayerFeedBus {
     return () => this.emitter.off(playerId, listener);
   }
 
-  /** Any player's feed grew (for a dispatcher that serves many players). */
-  listenAll(listener: () => void): () => void {
+  /** Any player's feed grew (for a dispatcher that serves many players): whose, and by which transaction when known. */
+  listenAll(listener: (playerIds: readonly string[], tx: bigint | null) => void): () => void {
     this.emitter.on(ANY, listener);
     return () => this.emitter.off(ANY, listener);
   }

@@ -2,24 +2,46 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app-config.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { FEED_START, feedEventId, parseFeedEventId, readFeed } from '../player-events/feed.js';
 import { PlayerFeedBus } from '../player-events/player-feed-bus.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { addDeliverJobs, deliveryPayload } from './deliveries.js';
+import { JOB_QUEUE_SCHEMA } from '../database/job-queue.js';
+import { DELIVER_TASK } from './deliveries.js';
 
-/** Feed events read for one endpoint in one transaction, at most; more are read by the next. */
+/** Feed events read for one endpoint in one statement, at most; more are read by the next. */
 const BATCH = 500;
-/** A wake-up waits this long, so that the events of many commits go out in one pass. */
-const WAKE_DELAY_MS = 10;
+/** Endpoints worked by one statement, at most. */
+const ENDPOINTS = 200;
+/** Players named in one statement, at most. */
+const PLAYERS = 1000;
+/** A wake-up waits this long, so that the events of many commits go out in one pass (one statement, one job). */
+const WAKE_DELAY_MS = 100;
+/** A noticed transaction not yet below the feed's horizon: look again after these waits (ms). */
+const HORIZON_RETRIES_MS = [2, 5, 10, 20, 50, 100];
+
+/** What one fan-out statement did. */
+export interface FanOut {
+  /** Endpoints locked and read. */
+  endpoints: number;
+  /** The most events read for one endpoint (BATCH: there may be more). */
+  most: number;
+  /** Deliveries written. */
+  deliveries: number;
+  /** The feed's horizon when read: transactions from it on were not read yet. */
+  horizon: bigint;
+}
 
 /**
  * Fan-out: turns the players' feed events into deliveries, once, durably. Each enabled endpoint
- * keeps a cursor in its player's feed; one transaction locks the endpoint row (SKIP LOCKED: two
- * instances never work the same endpoint at once), reads the feed after the cursor, inserts a
- * delivery and queues a `webhook.deliver` job for each event of the endpoint's types, and moves
- * the cursor past every event read. A crash before the commit leaves the cursor where it was; a
- * repeat is harmless (one delivery per endpoint and event). It runs when a feed grows on this
- * instance, on a timer for what other instances wrote, and at start-up.
+ * keeps a cursor in its player's feed. One statement (data-modifying CTEs, no round trip between
+ * its steps) works a batch of endpoints: it locks their rows (SKIP LOCKED: two instances never work
+ * the same endpoint at once), reads each player's feed after the endpoint's cursor below the horizon
+ * (as the streams do: nothing committed late is skipped), inserts a delivery for each event of the
+ * endpoint's types, moves each cursor past every event read, and queues one `webhook.deliver` job
+ * listing every delivery it wrote. A repeat is harmless (one delivery per endpoint and event).
+ *
+ * A notice on the PlayerFeedBus names the players whose feeds grew: only their endpoints are
+ * worked. A sweep over every endpoint runs on a timer (for what other instances wrote, or a lost
+ * notice) and at start-up.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -27,7 +49,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private readonly settings: AppConfig['webhooks'];
   private readonly worker: boolean;
   private running: Promise<void> | null = null;
-  private again = false;
+  /** Players noticed since the last pass began, with the newest transaction noticed (null: unknown); `all`: a sweep is due. */
+  private noticed = new Map<string, bigint | null>();
+  private all = false;
+  /** Players whose noticed transaction was not yet below the horizon, and how often that was seen. */
+  private awaited = new Map<string, { tx: bigint; tries: number }>();
   private timer: NodeJS.Timeout | null = null;
   private sweep: NodeJS.Timeout | null = null;
   private unlisten: (() => void) | null = null;
@@ -44,9 +70,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationBootstrap(): void {
     if (!this.worker) return; // an instance that works no jobs leaves fan-out to the others
-    this.unlisten = this.bus.listenAll(() => this.wake());
-    this.sweep = setInterval(() => this.wake(), this.settings.sweepMs).unref();
-    this.wake(); // what was written while no instance ran
+    this.unlisten = this.bus.listenAll((playerIds, tx) => this.wake(playerIds, tx));
+    this.sweep = setInterval(() => this.wake(null), this.settings.sweepMs).unref();
+    this.wake(null); // what was written while no instance ran
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -58,77 +84,164 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     await this.running;
   }
 
-  /** Some feed grew: fan out soon. Cheap to call often; passes never overlap. */
-  wake(): void {
+  /**
+   * These players' feeds grew (null: any feed may have): fan out soon. Cheap to call often; passes
+   * never overlap, and what is noticed during one is worked by the next.
+   */
+  wake(playerIds: readonly string[] | null, tx: bigint | null = null, delayMs = WAKE_DELAY_MS): void {
     if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
+    if (playerIds === null) this.all = true;
+    else {
+      for (const id of playerIds) this.noticed.set(id, newer(this.noticed.get(id) ?? null, tx));
     }
-    if (this.timer) return;
+    if (this.running || this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.running = this.dispatchAll()
+      this.running = this.pass()
         .catch((error: unknown) => this.log.warn(`webhook fan-out: ${String(error)}`))
         .finally(() => {
           this.running = null;
-          if (this.again) {
-            this.again = false;
-            this.wake();
-          }
+          if (this.all || this.noticed.size > 0) this.wake([]);
         });
-    }, WAKE_DELAY_MS);
+    }, delayMs);
   }
 
-  /** One pass over the enabled endpoints whose player has feed events after their cursor. */
-  async dispatchAll(): Promise<void> {
-    const endpoints = await this.prisma.$queryRaw<{ id: string }[]>`
-      SELECT e.id::text AS id FROM webhook_endpoints e
-       WHERE e.enabled
-         AND EXISTS (
-               SELECT 1 FROM player_events p
-                WHERE p.player_id = e.player_id
-                  AND (p.tx, p.id) > (split_part(coalesce(e.cursor, '0-0'), '-', 1)::xid8, split_part(coalesce(e.cursor, '0-0'), '-', 2)::bigint)
-                  AND p.tx < pg_snapshot_xmin(pg_current_snapshot()))`;
-    for (const { id } of endpoints) {
-      if (this.stopped) return;
-      try {
-        while ((await this.dispatch(id)) === BATCH && !this.stopped);
-      } catch (error) {
-        this.log.warn(`webhook fan-out for endpoint ${id}: ${String(error)}`); // the cursor stays; the next pass retries
+  /** Works what was noticed: every endpoint after a sweep was asked for, else the noticed players'. */
+  private async pass(): Promise<void> {
+    const all = this.all;
+    const noticed = this.noticed;
+    this.all = false;
+    this.noticed = new Map();
+    if (all) {
+      await this.dispatchAll();
+      return;
+    }
+    const ids = [...noticed.keys()];
+    let horizon: bigint | null = null;
+    for (let i = 0; i < ids.length && !this.stopped; i += PLAYERS) {
+      const h = await this.dispatchPlayers(ids.slice(i, i + PLAYERS));
+      if (h !== null) horizon = horizon === null || h < horizon ? h : horizon;
+    }
+    this.retryBehindHorizon(noticed, horizon);
+  }
+
+  /**
+   * A noticed commit whose transaction is not below the horizon yet (an older transaction was still
+   * running) was not read: look again shortly, a few times, as the streams do; the sweep is the net.
+   */
+  private retryBehindHorizon(noticed: Map<string, bigint | null>, horizon: bigint | null): void {
+    if (horizon === null || this.stopped) return;
+    let wait: number | null = null;
+    const again: string[] = [];
+    for (const [id, tx] of noticed) {
+      const before = this.awaited.get(id);
+      const want = tx ?? before?.tx ?? null;
+      if (want === null || want < horizon) {
+        this.awaited.delete(id);
+        continue;
       }
+      const tries = before && before.tx === want ? before.tries + 1 : 0;
+      const delay = HORIZON_RETRIES_MS[tries];
+      if (delay === undefined) {
+        this.awaited.delete(id);
+        continue;
+      }
+      this.awaited.set(id, { tx: want, tries });
+      again.push(id);
+      wait = wait === null ? delay : Math.min(wait, delay);
+    }
+    if (wait !== null) setTimeout(() => this.wake(again), wait).unref();
+  }
+
+  /** One pass over every enabled endpoint whose player has feed events after its cursor. */
+  async dispatchAll(): Promise<void> {
+    for (;;) {
+      if (this.stopped) return;
+      const done = await this.fanOut(null);
+      if (done.endpoints < ENDPOINTS && done.most < BATCH) return;
     }
   }
 
-  /** Fans out one batch of an endpoint's feed; returns the number of events read (0 when locked or disabled). */
-  async dispatch(endpointId: string): Promise<number> {
-    return this.prisma.$transaction(async (tx) => {
-      const [endpoint] = await tx.$queryRaw<{ player_id: string; event_types: string[] | null; cursor: string | null }[]>`
-        SELECT player_id::text, event_types, cursor FROM webhook_endpoints
-         WHERE id = ${endpointId}::uuid AND enabled
-         FOR UPDATE SKIP LOCKED`;
-      if (!endpoint) return 0;
-      const after = endpoint.cursor ? parseFeedEventId(endpoint.cursor, 'cursor') : FEED_START;
-      const events = await readFeed(tx, endpoint.player_id, after, BATCH);
-      const last = events.at(-1);
-      if (!last) return 0;
-      const wanted = new Set(endpoint.event_types ?? []);
-      const matching = events.filter((e) => wanted.has(e.type));
-      if (matching.length > 0) {
-        const rows = JSON.stringify(matching.map((e) => ({ event_id: e.cursor.id.toString(), type: e.type, payload: deliveryPayload(e) })));
-        await tx.$queryRaw(
-          Prisma.sql`WITH d AS (
-              INSERT INTO webhook_deliveries (id, endpoint_id, event_id, type, payload, next_attempt_at)
-              SELECT gen_random_uuid(), ${endpointId}::uuid, r.event_id, r.type, r.payload, now()
-                FROM jsonb_to_recordset(${rows}::jsonb) AS r(event_id bigint, type varchar, payload jsonb)
-              ON CONFLICT (endpoint_id, event_id) DO NOTHING
-              RETURNING id)
-            ${addDeliverJobs(Prisma.sql`d`, Prisma.sql`d.id`)}`,
-        );
-      }
-      // Past every event read, of the endpoint's types or not.
-      await tx.$executeRaw`UPDATE webhook_endpoints SET cursor = ${feedEventId(last.cursor)} WHERE id = ${endpointId}::uuid`;
-      return events.length;
-    });
+  /** Fans out the endpoints of these players, until their feeds are read up to the horizon; returns the horizon. */
+  async dispatchPlayers(playerIds: readonly string[]): Promise<bigint | null> {
+    let horizon: bigint | null = null;
+    for (;;) {
+      if (this.stopped || playerIds.length === 0) return horizon;
+      const done = await this.fanOut(playerIds);
+      horizon = done.horizon;
+      if (done.endpoints < ENDPOINTS && done.most < BATCH) return horizon;
+    }
   }
+
+  /**
+   * The one statement of the fan-out, for the endpoints of `playerIds` (null: of every player) that
+   * have feed events after their cursor. A failure leaves every cursor where it was.
+   */
+  private async fanOut(playerIds: readonly string[] | null): Promise<FanOut> {
+    const players = playerIds === null ? null : [...playerIds];
+    const [row] = await this.prisma.$queryRaw<{ endpoints: number; most: number; deliveries: number; horizon: string }[]>(Prisma.sql`
+      WITH horizon AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),
+      ep AS MATERIALIZED (
+        SELECT e.id, e.event_types, c.tx AS ctx, c.id AS cid, e.player_id
+          FROM webhook_endpoints e
+          CROSS JOIN LATERAL (
+            SELECT split_part(coalesce(e.cursor, '0-0'), '-', 1)::xid8 AS tx, split_part(coalesce(e.cursor, '0-0'), '-', 2)::bigint AS id) c
+         WHERE e.enabled
+           AND (${players}::uuid[] IS NULL OR e.player_id = ANY(${players}::uuid[]))
+           AND EXISTS (
+                 SELECT 1 FROM player_events p, horizon h
+                  WHERE p.player_id = e.player_id AND (p.tx, p.id) > (c.tx, c.id) AND p.tx < h.xmin)
+         LIMIT ${ENDPOINTS}
+         FOR UPDATE OF e SKIP LOCKED),
+      ev AS MATERIALIZED (
+        SELECT ep.id AS endpoint_id, ep.event_types, p.*
+          FROM ep CROSS JOIN LATERAL (
+            SELECT p.id, p.tx, p.type, p.game_id, p.lobby_id, p.seq, p.payload, p.created_at
+              FROM player_events p, horizon h
+             WHERE p.player_id = ep.player_id AND (p.tx, p.id) > (ep.ctx, ep.cid) AND p.tx < h.xmin
+             ORDER BY p.tx, p.id
+             LIMIT ${BATCH}) p),
+      ins AS (
+        INSERT INTO webhook_deliveries (id, endpoint_id, event_id, type, payload, next_attempt_at)
+        SELECT gen_random_uuid(), ev.endpoint_id, ev.id, ev.type,
+               -- The Standard Webhooks body (deliveryPayload), made here.
+               jsonb_build_object(
+                 'type', ev.type,
+                 'timestamp', to_char(ev.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                 'data', jsonb_build_object('eventId', ev.tx::text || '-' || ev.id::text, 'gameId', ev.game_id, 'lobbyId', ev.lobby_id,
+                                            'seq', ev.seq, 'payload', ev.payload)),
+               now()
+          FROM ev
+         WHERE ev.type = ANY(ev.event_types)
+         ORDER BY ev.endpoint_id, ev.tx, ev.id
+        ON CONFLICT (endpoint_id, event_id) DO NOTHING
+        RETURNING id, endpoint_id, event_id),
+      moved AS (
+        -- Past every event read, of the endpoint's types or not.
+        UPDATE webhook_endpoints e SET cursor = l.tx::text || '-' || l.id::text
+          FROM (SELECT DISTINCT ON (endpoint_id) endpoint_id, tx, id FROM ev ORDER BY endpoint_id, tx DESC, id DESC) l
+         WHERE e.id = l.endpoint_id
+        RETURNING e.id),
+      -- One job for the pass, every endpoint's new deliveries in feed order (the sender works them
+      -- per endpoint): a job per pass, not per endpoint, whatever the number of endpoints.
+      jobs AS (
+        SELECT ${Prisma.raw(JOB_QUEUE_SCHEMA)}.add_job(${DELIVER_TASK}::text, j.payload, max_attempts := 10)
+          FROM (SELECT json_agg(json_build_object('endpointId', ins.endpoint_id, 'deliveryId', ins.id) ORDER BY ins.endpoint_id, ev.tx, ev.id) AS payload
+                  FROM ins JOIN ev ON ev.endpoint_id = ins.endpoint_id AND ev.id = ins.event_id
+                HAVING count(*) > 0) j)
+      SELECT (SELECT count(*) FROM ep)::int AS endpoints,
+             (SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM ev GROUP BY endpoint_id) c)::int AS most,
+             (SELECT count(*) FROM ins)::int AS deliveries,
+             (SELECT count(*) FROM moved)::int AS moved,
+             (SELECT count(*) FROM jobs)::int AS jobs,
+             (SELECT xmin::text FROM horizon) AS horizon`);
+    return { endpoints: row.endpoints, most: row.most, deliveries: row.deliveries, horizon: BigInt(row.horizon) };
+  }
+}
+
+/** The newer of two noticed transactions; null is unknown, and a known one wins over it. */
+function newer(a: bigint | null, b: bigint | null): bigint | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a > b ? a : b;
 }

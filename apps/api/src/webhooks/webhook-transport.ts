@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -19,6 +19,22 @@ export interface AttemptOutcome {
   durationMs: number;
 }
 
+/** One request of a batch: its body, and its headers for the time it is sent (Unix seconds). */
+export interface OutgoingRequest {
+  body: string;
+  headers: (timestamp: number) => Record<string, string>;
+}
+
+/** How one request of a batch went, and when it began. */
+export interface SentAttempt extends AttemptOutcome {
+  at: Date;
+}
+
+/** Keep-alive connections kept for this many endpoints at most (the least recently used go first). */
+const MAX_AGENTS = 1000;
+/** An idle keep-alive connection is closed after this long (sooner if the receiver says so). */
+const IDLE_SOCKET_MS = 4000;
+
 /** The system's resolver, every address in the order it gives them. */
 export const systemResolver: Resolver = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
@@ -29,8 +45,10 @@ export const systemResolver: Resolver = async (hostname) =>
  * the connections opened.
  */
 @Injectable()
-export class WebhookTransport {
+export class WebhookTransport implements OnApplicationShutdown {
   resolve: Resolver = systemResolver;
+  /** Per endpoint, the keep-alive agent of the origin and address last judged; its sockets go only there. */
+  private readonly agents = new Map<string, { origin: string; address: string; agent: http.Agent }>();
 
   /** Opens one connection and request (http or https by the URL's scheme). */
   open(url: URL, options: http.RequestOptions): http.ClientRequest {
@@ -40,6 +58,98 @@ export class WebhookTransport {
   /** Judges `rawUrl` as the policy says, resolving its host, within `timeoutMs`. */
   vet(rawUrl: string, policy: UrlPolicy, timeoutMs: number): Promise<VettedTarget> {
     return withTimeout(vetUrl(rawUrl, policy, this.resolve), timeoutMs, () => new UrlUnresolved(`resolving the host took over ${timeoutMs} ms`));
+  }
+
+  onApplicationShutdown(): void {
+    for (const { agent } of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+
+  /**
+   * POSTs a batch to one URL (an endpoint's due deliveries): the URL and its addresses are judged
+   * once, before any connection, then the requests go `concurrency` at a time over keep-alive
+   * connections to the address judged (the endpoint's agent, made again whenever the URL's origin
+   * or the address judged changes). Each request has `timeoutMs` for all of it, the judging
+   * included for the first ones. Never throws: each request gets its outcome, in order. A refused
+   * or unresolved URL fails every request of the batch, connecting nowhere.
+   */
+  async postAll(
+    key: string,
+    rawUrl: string,
+    requests: readonly OutgoingRequest[],
+    policy: UrlPolicy,
+    timeoutMs: number,
+    concurrency: number,
+  ): Promise<SentAttempt[]> {
+    const at = new Date();
+    const started = performance.now();
+    let target: VettedTarget;
+    try {
+      target = await withTimeout(vetUrl(rawUrl, policy, this.resolve), timeoutMs, () => new TimedOut());
+    } catch (error) {
+      const outcome = { ok: false, statusCode: null, error: describeFailure(error, false, timeoutMs), durationMs: Math.round(performance.now() - started) };
+      return requests.map(() => ({ ...outcome, at }));
+    }
+    const judgedMs = performance.now() - started;
+    const agent = this.agentFor(key, target, concurrency);
+    const results: SentAttempt[] = new Array<SentAttempt>(requests.length);
+    let next = 0;
+    const lane = async () => {
+      while (next < requests.length) {
+        const i = next++;
+        const request = requests[i]!;
+        // The first requests spent part of their time on judging the URL.
+        const budget = i < concurrency ? Math.max(1, Math.round(timeoutMs - judgedMs)) : timeoutMs;
+        const sentAt = new Date();
+        const outcome = await this.attempt(target, agent, request.headers(Math.floor(sentAt.getTime() / 1000)), request.body, budget, timeoutMs);
+        results[i] = { ...outcome, durationMs: outcome.durationMs + (i < concurrency ? Math.round(judgedMs) : 0), at: i < concurrency ? at : sentAt };
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, requests.length)) }, lane));
+    return results;
+  }
+
+  /** The endpoint's agent for this origin and address, a new one (the old closed) when either changed. */
+  private agentFor(key: string, target: VettedTarget, concurrency: number): http.Agent {
+    const origin = target.url.origin;
+    const known = this.agents.get(key);
+    this.agents.delete(key); // re-inserted last: the map's order is least recently used first
+    if (known && known.origin === origin && known.address === target.address.address) {
+      this.agents.set(key, known);
+      return known.agent;
+    }
+    known?.agent.destroy();
+    const options = { keepAlive: true, maxSockets: concurrency, timeout: IDLE_SOCKET_MS, lookup: pinnedLookup(target.address) };
+    const agent = target.url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    this.agents.set(key, { origin, address: target.address.address, agent });
+    while (this.agents.size > MAX_AGENTS) {
+      const [oldest, entry] = this.agents.entries().next().value as [string, { agent: http.Agent }];
+      entry.agent.destroy();
+      this.agents.delete(oldest);
+    }
+    return agent;
+  }
+
+  /** One request of a batch to the judged target, within `budgetMs`; never throws. */
+  private async attempt(
+    target: VettedTarget,
+    agent: http.Agent,
+    headers: Record<string, string>,
+    body: string,
+    budgetMs: number,
+    timeoutMs: number,
+  ): Promise<AttemptOutcome> {
+    const started = performance.now();
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), budgetMs);
+    try {
+      const { statusCode, location } = await this.send(target, headers, body, controller.signal, agent);
+      return { ...outcomeOf(statusCode, location), durationMs: Math.round(performance.now() - started) };
+    } catch (error) {
+      return { ok: false, statusCode: null, error: describeFailure(error, controller.signal.aborted, timeoutMs), durationMs: Math.round(performance.now() - started) };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**
@@ -54,14 +164,8 @@ export class WebhookTransport {
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
       const target = await withTimeout(vetUrl(rawUrl, policy, this.resolve), timeoutMs, () => new TimedOut());
-      const { statusCode, location } = await this.send(target, headers, body, controller.signal);
-      const ok = statusCode >= 200 && statusCode < 300;
-      const error = ok
-        ? null
-        : statusCode >= 300 && statusCode < 400
-          ? `HTTP ${statusCode}: redirects are not followed${location ? ` (to ${location.slice(0, 200)})` : ''}`
-          : `HTTP ${statusCode}`;
-      return { ok, statusCode, error, durationMs: elapsed() };
+      const { statusCode, location } = await this.send(target, headers, body, controller.signal, false);
+      return { ...outcomeOf(statusCode, location), durationMs: elapsed() };
     } catch (error) {
       return { ok: false, statusCode: null, error: describeFailure(error, controller.signal.aborted, timeoutMs), durationMs: elapsed() };
     } finally {
@@ -70,7 +174,13 @@ export class WebhookTransport {
   }
 
   /** The answer's status once its body has been read (at most MAX_RESPONSE_BYTES of it). */
-  private send(target: VettedTarget, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<{ statusCode: number; location: string | null }> {
+  private send(
+    target: VettedTarget,
+    headers: Record<string, string>,
+    body: string,
+    signal: AbortSignal,
+    agent: http.Agent | false,
+  ): Promise<{ statusCode: number; location: string | null }> {
     const { url, address } = target;
     return new Promise((resolve, reject) => {
       const request = this.open(url, {
@@ -83,31 +193,47 @@ export class WebhookTransport {
         // The vetted address and nothing else: a second DNS answer cannot redirect the connection.
         // TLS still checks the certificate against the host name.
         lookup: pinnedLookup(address),
-        // A fresh connection each time: a pooled one may have been opened for another address.
-        agent: false,
+        // A fresh connection, or one of the endpoint's agent, whose every connection went to this
+        // same address (a new agent is made when the address judged changes).
+        agent,
         signal,
       });
       request.on('response', (response) => {
         const statusCode = response.statusCode ?? 0;
         const location = typeof response.headers.location === 'string' ? response.headers.location : null;
-        const done = () => {
+        // Read to its end, the connection may serve the next request; else it is dropped.
+        let finished = false;
+        const done = (keep: boolean) => {
+          if (finished) return;
+          finished = true;
           resolve({ statusCode, location });
-          request.destroy();
+          if (!keep) request.destroy();
         };
         let read = 0;
         response.on('data', (chunk: Buffer) => {
           read += chunk.length;
-          if (read > MAX_RESPONSE_BYTES) done(); // enough: the status is what counts
+          if (read > MAX_RESPONSE_BYTES) done(false); // enough: the status is what counts
         });
-        response.on('end', done);
+        response.on('end', () => done(true));
         // The answer's status is known even if its body then breaks off or times out.
-        response.on('error', done);
-        response.on('close', done);
+        response.on('error', () => done(false));
+        response.on('close', () => done(false));
       });
       request.on('error', reject);
       request.end(body);
     });
   }
+}
+
+/** A finished answer's outcome: a 2xx is a delivery; a redirect is not followed. */
+function outcomeOf(statusCode: number, location: string | null): Omit<AttemptOutcome, 'durationMs'> {
+  const ok = statusCode >= 200 && statusCode < 300;
+  const error = ok
+    ? null
+    : statusCode >= 300 && statusCode < 400
+      ? `HTTP ${statusCode}: redirects are not followed${location ? ` (to ${location.slice(0, 200)})` : ''}`
+      : `HTTP ${statusCode}`;
+  return { ok, statusCode, error };
 }
 
 /** A `lookup` for http(s).request that answers with the address already judged. */

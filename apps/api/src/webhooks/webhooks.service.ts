@@ -7,7 +7,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { FEED_EVENT_TYPES, type FeedEventType } from '../player-events/feed-events.js';
 import { feedEventId } from '../player-events/feed.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { addDeliverJobs, deliveryBody, feedTail, giveUpPendingSql, type DeliveryPayload } from './deliveries.js';
+import { deliveryBody, feedTail, queueDeliverJobs, giveUpPendingSql, type DeliveryPayload } from './deliveries.js';
 import type {
   CreateWebhookEndpointPayload,
   WebhookDelivery,
@@ -187,7 +187,8 @@ export class WebhooksService {
         select: { id: true },
       });
       if (updated.length === 0) throw notFound('Webhook delivery');
-      await tx.$queryRaw(addDeliverJobs(Prisma.sql`(SELECT ${deliveryId}::uuid AS id) AS d`, Prisma.sql`d.id`));
+      // Joins the endpoint's waiting job, or makes one, to run now.
+      await queueDeliverJobs(tx, [{ endpointId, payload: [{ endpointId, deliveryId }], runAt: null }], false);
       return tx.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, select: DELIVERY });
     });
     return deliveryView(delivery);

@@ -20,6 +20,8 @@ export interface Received {
   headers: IncomingHttpHeaders;
   body: string;
   at: number;
+  /** The sender's port: one per connection. */
+  remotePort: number | undefined;
 }
 
 export type Answer = { status: number; headers?: Record<string, string>; body?: string } | 'hang';
@@ -39,7 +41,7 @@ export async function startReceiver(answer: Receiver['answer'] = () => ({ status
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const received = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const received = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), remotePort: req.socket.remotePort };
       requests.push(received);
       const reply = receiver.answer(received);
       if (reply === 'hang') return; // never answers; close() drops it

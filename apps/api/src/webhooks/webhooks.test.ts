@@ -2,6 +2,9 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { cardNamesIn, players, startGame } from '../games/games.test-kit.js';
+import { FEED_START, readFeed } from '../player-events/feed.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import { deliveryBody, deliveryPayload } from './deliveries.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { addFeedEvents, startReceiver, waitFor, webhookTestConfig, type Receiver } from './webhooks.test-kit.js';
 
@@ -192,6 +195,31 @@ describe('delivering', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(new Set(r.requests.map((q) => JSON.parse(q.body).data.eventId)).size).toBe(3);
     expect(r.requests).toHaveLength(3);
+  });
+
+  it('stores the body the feed event gives, and sends an endpoint’s deliveries over a few kept-alive connections', async () => {
+    const me = await player();
+    const r = await receiver();
+    const { endpoint } = await createEndpoint(me.token, r.url, ['lobbyJoined']);
+    await addFeedEvents(t, me.id, ['lobbyJoined', 'lobbyJoined', 'lobbyJoined', 'lobbyJoined', 'lobbyJoined', 'lobbyJoined', 'lobbyJoined', 'lobbyJoined']);
+    await waitFor(() => r.requests.length >= 8, 10_000, 'eight deliveries');
+    // The fan-out writes the body in SQL: it is the one deliveryPayload makes of the feed event.
+    const events = await readFeed(t.app.get(PrismaService), me.id, FEED_START, 100);
+    const bodies = new Map(r.requests.map((q) => [JSON.parse(q.body).data.eventId as string, q.body]));
+    // (Below the top level, keys come in jsonb's order, as they always have.)
+    expect(events).toHaveLength(8);
+    for (const event of events) {
+      const body = bodies.get(event.id)!;
+      expect(JSON.parse(body)).toEqual(JSON.parse(deliveryBody(deliveryPayload(event))));
+      expect(body).toBe(deliveryBody(JSON.parse(body)));
+    }
+    // Four at a time at most, over connections kept alive: fewer connections than deliveries.
+    const ports = new Set(r.requests.map((q) => q.remotePort));
+    expect(ports.size).toBeLessThanOrEqual(4);
+    await addFeedEvents(t, me.id, ['lobbyJoined']);
+    await waitFor(() => r.requests.length >= 9, 10_000, 'a ninth delivery');
+    expect(ports.has(r.requests[8].remotePort)).toBe(true);
+    expect((await deliveries(me.token, endpoint.id)).every((d) => d.status === 'delivered' && d.attempts === 1)).toBe(true);
   });
 
   it('sends no card: the bodies of a real game’s events', async () => {
