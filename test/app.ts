@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { afterEach } from 'vitest';
 import { pino } from 'pino';
@@ -23,7 +24,13 @@ export interface TestApp {
 /** The real application on a fresh database of its own, listening on a free port. */
 export async function startTestApp(overrides: Partial<AppConfig> = {}, databaseUrl?: string): Promise<TestApp> {
   const url = databaseUrl ?? (await createTestDatabase());
-  const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000' }), ...overrides };
+  // Redis keys and channels of its own: counts and notices of other tests (or of an earlier run
+  // within the minute) must not leak in; apps of one test that share Redis pass one prefix.
+  const config = {
+    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000' }),
+    redisPrefix: `mizerka-test-${randomUUID()}:`,
+    ...overrides,
+  };
   const app = await createApp(config, url, pino({ level: 'silent' }));
   await app.listen(0, '127.0.0.1');
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');

@@ -11,6 +11,8 @@ export interface AppConfig {
   dataDir: string;
   databasePoolSize: number;
   redisUrl: string | null;
+  /** Put before every Redis key and channel, so that several deployments can share one Redis. */
+  redisPrefix: string;
   /**
    * Server processes on this machine (Node's cluster module, sharing the port); the embedded
    * PostgreSQL and the migrations run once, in the primary. More than one needs REDIS_URL.
@@ -189,6 +191,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     dataDir: text('DATA_DIR') ?? '.data',
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 200),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
+    redisPrefix: redisPrefix(text('REDIS_PREFIX'), problems),
     workers: integer('WORKERS', 1, 1, 64),
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
@@ -258,6 +261,13 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+function redisPrefix(raw: string | undefined, problems: string[]): string {
+  if (raw === undefined) return 'mizerka:';
+  if (/^[\w:.-]{1,64}$/.test(raw)) return raw;
+  problems.push(`REDIS_PREFIX must be 1 to 64 letters, digits, or _ : . - (got "${raw}")`);
+  return 'mizerka:';
 }
 
 /** 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 27.6 hours, as Standard Webhooks suggests. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { redisAvailable, TEST_REDIS_URL } from '../../../../test/redis.js';
 import { startTestAppsPerTest } from '../../../../test/app.js';
@@ -23,8 +24,9 @@ describe('the instance bus', () => {
   const start = startTestAppsPerTest();
 
   it.skipIf(!redisUp)('tells the other instance of a move, of a feed event and of a revoked token at once', async () => {
-    const a = await start(WITH_REDIS);
-    const b = await start(WITH_REDIS, a.databaseUrl);
+    const redisPrefix = `mizerka-test-${randomUUID()}:`; // the two instances' channels, nobody else's
+    const a = await start({ ...WITH_REDIS, redisPrefix });
+    const b = await start({ ...WITH_REDIS, redisPrefix }, a.databaseUrl);
     await until(() => a.app.get(InstanceBus).state() === 'up' && b.app.get(InstanceBus).state() === 'up', 'both buses');
     const seated = await players(a, 3, 'bus');
     const gameId = await startGame(a, seated, 'bidding');

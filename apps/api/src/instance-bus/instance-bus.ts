@@ -8,7 +8,6 @@ import type { AppConfig } from '../config/app-config.js';
 export type BusChannel = 'game-log' | 'feed' | 'revoked';
 
 const CHANNELS: readonly BusChannel[] = ['game-log', 'feed', 'revoked'];
-const PREFIX = 'mizerka:bus:';
 
 export type BusState = 'single' | 'up' | 'down';
 
@@ -31,8 +30,11 @@ export class InstanceBus implements OnModuleInit, OnApplicationShutdown {
   private subscribed = false;
   private lastWarning = 0;
   private readonly reconnected = new Set<() => void>();
+  private readonly prefix: string;
 
-  constructor(private readonly config: ConfigService<AppConfig, true>) {}
+  constructor(private readonly config: ConfigService<AppConfig, true>) {
+    this.prefix = `${config.get('redisPrefix', { infer: true }) ?? 'mizerka:'}bus:`;
+  }
 
   onModuleInit(): void {
     const url = this.config.get('redisUrl', { infer: true });
@@ -47,13 +49,13 @@ export class InstanceBus implements OnModuleInit, OnApplicationShutdown {
       if (this.subscribed) for (const listener of [...this.reconnected]) listener();
       this.subscribed = true;
     });
-    void this.sub.subscribe(...CHANNELS.map((c) => PREFIX + c)).catch((error: unknown) => this.warn(error));
+    void this.sub.subscribe(...CHANNELS.map((c) => this.prefix + c)).catch((error: unknown) => this.warn(error));
   }
 
   /** Tells the other instances; this one's own listeners were told by the caller. */
   publish(channel: BusChannel, payload: string): void {
     if (!this.pub) return;
-    this.pub.publish(PREFIX + channel, `${this.instanceId}|${payload}`).catch((error: unknown) => this.warn(error));
+    this.pub.publish(this.prefix + channel, `${this.instanceId}|${payload}`).catch((error: unknown) => this.warn(error));
   }
 
   /** Notices of `channel` from other instances. */
@@ -80,7 +82,7 @@ export class InstanceBus implements OnModuleInit, OnApplicationShutdown {
     const bar = message.indexOf('|');
     if (bar < 0 || message.slice(0, bar) === this.instanceId) return;
     const payload = message.slice(bar + 1);
-    for (const handler of [...(this.handlers.get(channel.slice(PREFIX.length) as BusChannel) ?? [])]) {
+    for (const handler of [...(this.handlers.get(channel.slice(this.prefix.length) as BusChannel) ?? [])]) {
       try {
         handler(payload);
       } catch (error) {

@@ -12,7 +12,7 @@ import { RATE_LIMIT_STORE, RateLimiter } from './rate-limiter.js';
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>): RateLimitStore => {
         const url = config.get('redisUrl', { infer: true });
-        return url === null ? new MemoryRateLimitStore() : new RedisRateLimitStore(url);
+        return url === null ? new MemoryRateLimitStore() : new RedisRateLimitStore(url, `${config.get('redisPrefix', { infer: true })}rate:`);
       },
     },
     RateLimiter,

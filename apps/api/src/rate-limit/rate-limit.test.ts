@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Logger } from '@nestjs/common';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -133,8 +134,9 @@ if (!redisAnswers) console.warn(`SKIPPED: no Redis answers at ${REDIS_URL}; the 
 describe.skipIf(!redisAnswers)('rate limits shared through Redis', () => {
   it('counts a player across two instances', async () => {
     const databaseUrl = await createTestDatabase();
-    const one = await start({ rateLimitPerMinute: 4, redisUrl: REDIS_URL }, databaseUrl);
-    const two = await start({ rateLimitPerMinute: 4, redisUrl: REDIS_URL }, databaseUrl);
+    const redisPrefix = `mizerka-test-${randomUUID()}:`; // shared by the two, by nothing else
+    const one = await start({ rateLimitPerMinute: 4, redisUrl: REDIS_URL, redisPrefix }, databaseUrl);
+    const two = await start({ rateLimitPerMinute: 4, redisUrl: REDIS_URL, redisPrefix }, databaseUrl);
     const ala = await one.register('ala');
     expect(figures(await call(one, '/api/v1/me', { token: ala.token }))).toEqual({ limit: 4, remaining: 3 });
     expect(figures(await call(two, '/api/v1/me', { token: ala.token }))).toEqual({ limit: 4, remaining: 2 });
