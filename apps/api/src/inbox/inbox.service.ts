@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { badInput } from '../common/errors.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { logEntryView, type LogRow } from '../games/index.js';
+import { gamePlayers, logEntryView, type LogRow } from '../games/index.js';
 import { FEED_START, parseFeedEventId, type FeedCursor, type FeedEvent } from '../player-events/feed.js';
 import { PlayerEventsService } from '../player-events/player-events.service.js';
 import { PrismaService } from '../prisma/prisma.service.js';
@@ -54,8 +54,8 @@ export class InboxService {
           : Prisma.sql`AND (g.turn_deadline > ${cursor.deadline}::timestamptz
                             OR (g.turn_deadline = ${cursor.deadline}::timestamptz AND g.id > ${cursor.id}::uuid)
                             OR g.turn_deadline IS NULL)`;
-    const rows = await this.prisma.$queryRaw<{ id: string; preset: string; version: number; deadline: Date | null; seat: number }[]>`
-      SELECT g.id::text AS id, g.preset, g.version, g.turn_deadline AS deadline, s.seat::int AS seat
+    const rows = await this.prisma.$queryRaw<{ id: string; preset: string; version: number; deadline: Date | null; seat: number; totals: number[] }[]>`
+      SELECT g.id::text AS id, g.preset, g.version, g.turn_deadline AS deadline, s.seat::int AS seat, g.totals
         FROM game_seats s
         JOIN games g ON g.id = s.game_id
        WHERE s.player_id = ${player.id}::uuid
@@ -76,9 +76,10 @@ export class InboxService {
         seat: g.seat,
         version: g.version,
         deadline: g.deadline,
-        opponents: seats
-          .filter((s) => s.gameId === g.id && s.seat !== g.seat)
-          .map((s) => ({ seat: s.seat, playerId: s.playerId, name: s.player.name })),
+        opponents: gamePlayers(
+          seats.filter((s) => s.gameId === g.id),
+          g.totals,
+        ).filter((p) => p.seat !== g.seat),
         // Through the one redaction point, exactly as gameLog shows it to this seat.
         lastMove: last ? logEntryView(last, g.seat) : null,
       };
@@ -110,7 +111,7 @@ export class InboxService {
     return this.prisma.gameSeat.findMany({
       where: { gameId: { in: gameIds } },
       orderBy: [{ gameId: 'asc' }, { seat: 'asc' }],
-      select: { gameId: true, seat: true, playerId: true, player: { select: { name: true } } },
+      select: { gameId: true, seat: true, playerId: true, place: true, player: { select: { name: true } } },
     });
   }
 

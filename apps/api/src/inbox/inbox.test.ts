@@ -59,7 +59,7 @@ const names = (frames: { data?: string }[]) => frames.map((f) => JSON.parse(f.da
 
 const MY_TURN = `query($first: Int, $after: String) {
   myTurn(first: $first, after: $after) {
-    items { gameId preset seat version deadline opponents { seat playerId name } lastMove { seq kind seat actor events { seq type seat card count hand cards } } }
+    items { gameId preset seat version deadline opponents { seat playerId name total place } lastMove { seq kind seat actor events { seq type seat card count hand cards } } }
     nextCursor hasMore
   }
 }`;
@@ -97,8 +97,8 @@ describe('myTurn', () => {
       if (page === 0) {
         expect(p.items[0]).toMatchObject({ preset: 'short', seat: 0, version: 1, deadline: new Date(base + hour).toISOString(), lastMove: null });
         expect(p.items[0].opponents).toEqual([
-          { seat: 1, playerId: a.id, name: a.name },
-          { seat: 2, playerId: b.id, name: b.name },
+          { seat: 1, playerId: a.id, name: a.name, total: 0, place: 1 },
+          { seat: 2, playerId: b.id, name: b.name, total: 0, place: 1 },
         ]);
       }
     }

@@ -1,18 +1,6 @@
 import { GraphQLISODateTime, ID, Int } from '@nestjs/graphql';
 import { Model, Prop } from '../../common/model-field.js';
-import { GameLogEntry } from '../../games/index.js';
-
-@Model({ description: 'Another player at the table' })
-export class TurnOpponent {
-  @Prop(() => Int)
-  seat!: number;
-
-  @Prop(() => ID)
-  playerId!: string;
-
-  @Prop({ example: 'ala' })
-  name!: string;
-}
+import { GameLogEntry, GamePlayer } from '../../games/index.js';
 
 @Model({ description: 'An active game where it is the caller\'s move' })
 export class TurnToPlay {
@@ -31,8 +19,8 @@ export class TurnToPlay {
   @Prop(() => GraphQLISODateTime, { nullable: true, description: 'When the move is due; null in an untimed game' })
   deadline!: Date | null;
 
-  @Prop(() => [TurnOpponent])
-  opponents!: TurnOpponent[];
+  @Prop(() => [GamePlayer], { description: 'The other players, with their running totals' })
+  opponents!: GamePlayer[];
 
   @Prop(() => GameLogEntry, {
     nullable: true,
