@@ -13,11 +13,14 @@ import { InstanceBus } from '../instance-bus/instance-bus.js';
 @Injectable()
 export class GameLogBus {
   private readonly emitter = new EventEmitter();
+  private readonly remote = new Set<(gameId: string, version: number) => void>();
 
   constructor(private readonly bus: InstanceBus) {
     bus.on('game-log', (payload) => {
       const [gameId, version] = payload.split(' ');
-      if (gameId && this.emitter.listenerCount(gameId) > 0) this.emitter.emit(gameId, Number(version));
+      if (!gameId) return;
+      for (const listener of this.remote) listener(gameId, Number(version));
+      if (this.emitter.listenerCount(gameId) > 0) this.emitter.emit(gameId, Number(version));
     });
     // Notices were lost while Redis was away: every followed game is read again now.
     bus.onReconnect(() => {
@@ -34,6 +37,12 @@ export class GameLogBus {
   /** Listeners of one game (for tests and metrics). */
   listeners(gameId: string): number {
     return this.emitter.listenerCount(gameId);
+  }
+
+  /** Every game's commits made on other instances (the game cache drops what they made stale). */
+  listenRemote(listener: (gameId: string, version: number) => void): () => void {
+    this.remote.add(listener);
+    return () => this.remote.delete(listener);
   }
 
   listen(gameId: string, listener: (version: number) => void): () => void {

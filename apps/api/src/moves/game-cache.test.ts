@@ -1,6 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY, type TestPlayer } from '../games/games.test-kit.js';
+import { redisAvailable, TEST_REDIS_URL } from '../../../../test/redis.js';
+import { GameCache } from './game-cache.js';
+
+const redisUp = await redisAvailable(TEST_REDIS_URL, 'the cache invalidation test');
 
 // Two instances with the in-memory game cache on, sharing one database: the worst case for the
 // cache. A stale entry may cost a CONFLICT, never a wrong refusal, a lost, doubled or misplaced move.
@@ -23,6 +28,28 @@ async function nextMove(t: TestApp, seated: TestPlayer[], gameId: string, random
 }
 
 describe('the game cache', () => {
+  it.skipIf(!redisUp)('drops an entry another instance made stale, told over Redis', async () => {
+    const redisPrefix = `mizerka-test-${randomUUID()}:`;
+    const one = await startTestApp({ gameCache: true, redisUrl: TEST_REDIS_URL, redisPrefix });
+    const two = await startTestApp({ gameCache: true, redisUrl: TEST_REDIS_URL, redisPrefix }, one.databaseUrl);
+    try {
+      const seated = await players(one, 3, 'inval');
+      const gameId = await startGame(one, seated, 'bidding');
+      const random = rng(11);
+      const first = await nextMove(one, seated, gameId, random);
+      expect((await one.gql(MAKE_MOVE, { input: { gameId, ...first.input } }, first.mover.token)).errors).toBeUndefined();
+      expect(one.app.get(GameCache).get(gameId)).toBeDefined();
+      const second = await nextMove(two, seated, gameId, random);
+      expect((await two.gql(MAKE_MOVE, { input: { gameId, ...second.input } }, second.mover.token)).errors).toBeUndefined();
+      const until = Date.now() + 2000;
+      while (one.app.get(GameCache).get(gameId) !== undefined && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+      expect(one.app.get(GameCache).get(gameId)).toBeUndefined();
+    } finally {
+      await two.close();
+      await one.close();
+    }
+  });
+
   it('never decides a move on a stale entry: a refusal is checked on a fresh read, a write on the version', async () => {
     const seated = await players(a, 3, 'cache');
     const gameId = await startGame(a, seated, 'short');
