@@ -122,9 +122,10 @@ export class MovesService {
     const tx = await this.store.write(write);
     if (tx === null) {
       this.cache.forget(gameId);
-      // Decided on a cached state that another write (here or on another instance) had made stale,
-      // for a client that named no version: decide again on a fresh read rather than refuse.
-      if (game === cached && options.expectedVersion == null) return this.decideAndWrite(gameId, actor, action, options, false);
+      // Another write got in first (here or on another instance), perhaps after a stale cache. A
+      // client that named no version asked for its move on the game as it is: decide once more on a
+      // fresh read (the rules may now refuse it) rather than answer CONFLICT.
+      if (useCache && options.expectedVersion == null) return this.decideAndWrite(gameId, actor, action, options, false);
       return this.lostRace(gameId, playerId, key, request);
     }
     this.cache.remember(gameId, { status: result.status, version: result.version, state: write.state, seats: game.seats, clock: write.clock });

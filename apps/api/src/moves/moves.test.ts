@@ -315,13 +315,14 @@ describe('concurrency and idempotency', () => {
     expect(await prisma.gameEvent.count({ where: { gameId: id } })).toBe(version + 1);
   });
 
-  it('resolves a race decided at the write (both read the same version) the same way', async () => {
+  it('resolves a race decided at the write (both read the same version): without expectedVersion the loser is decided again on the new state', async () => {
     const { version, view } = await turn(id);
     const token = seated[view.toMove].token;
     const answers = await withRowLocked(() => [bid(token, {}), bid(token, { bid: 'play' })]);
     const ok = answers.filter((a) => !a.errors);
     expect(ok).toHaveLength(1);
-    expect(answers.find((a) => a.errors)!.errors![0].extensions).toMatchObject({ code: 'CONFLICT', version: version + 1 });
+    // The seat has moved; on the game as it is now, it is another seat's turn.
+    expect(answers.find((a) => a.errors)!.errors![0].extensions).toMatchObject({ code: 'NOT_YOUR_TURN' });
     expect(await prisma.gameEvent.count({ where: { gameId: id } })).toBe(version + 1);
   });
 
