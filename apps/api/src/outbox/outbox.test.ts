@@ -216,6 +216,10 @@ describe('the outbox consumer', () => {
       await prisma.$executeRaw`
         UPDATE graphile_worker._private_jobs SET locked_by = 'pool-killed', locked_at = now() - interval '20 seconds', run_at = now() - interval '21 seconds'
          WHERE payload::text LIKE ${'%' + gameId + '%'}`;
+      // Every runner of the instance (the webhook sends run apart) says it is alive, or its long jobs would be taken from it.
+      const ids = [...(worker.app.get(Outbox) as unknown as { poolIds: Set<string> }).poolIds];
+      expect(ids).toHaveLength(2);
+      await waitFor(async () => (await prisma.jobPool.count({ where: { poolId: { in: ids } } })) === 2, 'both pools to be seen');
       await waitFor(async () => seen.includes(7), 'the orphaned job to be worked', 10_000);
       // Done jobs are removed in batches, a moment after they ran.
       await waitFor(async () => (await jobsFor(gameId)).length === 0, 'the job to be marked done');

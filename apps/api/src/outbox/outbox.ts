@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { EventEmitter } from 'node:events';
-import { run, type JobHelpers, type Runner, type WorkerEvents } from 'graphile-worker';
+import { run, type JobHelpers, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
 import type { AppConfig } from '../config/app-config.js';
 import { JOB_QUEUE_SCHEMA, jobQueueLogger } from '../database/job-queue.js';
@@ -47,13 +47,15 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly tasks = new Map<string, (payload: unknown, helpers: JobHelpers) => Promise<void>>();
   private runner: Runner | null = null;
   private pool: pg.Pool | null = null;
+  /** Runners of tasks kept apart from the main one (slow ones, such as webhook sends). */
+  private readonly apart: { runner: Runner; pool: pg.Pool }[] = [];
   private sweep: NodeJS.Timeout | null = null;
   /** The relay in flight, and whether another was asked for meanwhile. */
   private relaying: Promise<void> | null = null;
   private relayAgain = false;
   private relayTimer: NodeJS.Timeout | null = null;
-  /** This instance's worker pool, as it marks the jobs it locks. */
-  private poolId: string | null = null;
+  /** This instance's worker pools, as they mark the jobs they lock. */
+  private readonly poolIds = new Set<string>();
 
   constructor(
     @Inject(DATABASE_URL) private readonly databaseUrl: string,
@@ -149,32 +151,12 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   async onApplicationBootstrap(): Promise<void> {
     const settings = this.config.get('jobs', { infer: true });
     if (!settings.worker) return; // this instance only writes the outbox; others relay and work
-    this.pool = new pg.Pool({
-      connectionString: this.databaseUrl,
-      max: settings.concurrency + 3, // the jobs, LISTEN, the relay and the queue's own bookkeeping
-      connectionTimeoutMillis: 5_000,
-      idleTimeoutMillis: 30_000,
-      query_timeout: 30_000,
+    const main = await this.startRunner('job queue', settings.concurrency, {
+      ...Object.fromEntries(this.tasks),
+      [OUTBOX_TASK]: (payload) => this.process(payload as OutboxJob[]),
     });
-    // An idle or a checked-out connection that breaks must not bring the process down.
-    this.pool.on('error', (error) => this.log.warn(`job queue connection: ${error.message}`));
-    this.pool.on('connect', (client) => client.on('error', (error) => this.log.warn(`job queue connection: ${error.message}`)));
-    this.runner = await run({
-      pgPool: this.pool,
-      schema: JOB_QUEUE_SCHEMA,
-      concurrency: settings.concurrency,
-      pollInterval: settings.pollMs,
-      noHandleSignals: true,
-      events: this.poolEvents(),
-      logger: jobQueueLogger((level, message) => {
-        if (level === 'error' || level === 'warning') this.log.warn(message);
-      }),
-      taskList: { ...Object.fromEntries(this.tasks), [OUTBOX_TASK]: (payload) => this.process(payload as OutboxJob[]) },
-      // Fetch jobs in batches and mark them done in batches: fewer transactions than jobs.
-      preset: {
-        worker: { localQueue: settings.batch > 1 ? { size: settings.batch } : undefined, completeJobBatchDelay: settings.batchDelayMs },
-      },
-    });
+    this.pool = main.pool;
+    this.runner = main.runner;
     this.sweep = setInterval(() => {
       this.kick();
       void this.keepPoolsAlive();
@@ -183,35 +165,70 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.keepPoolsAlive();
   }
 
-  private poolEvents(): WorkerEvents {
-    const events = new EventEmitter() as WorkerEvents;
-    events.on('pool:create', ({ workerPool }) => {
-      this.poolId = workerPool.id;
+  /**
+   * Works `taskList` in a runner of its own with `concurrency` jobs at once, so that slow jobs
+   * (waiting on other servers) never hold up the clocks and the outbox. Its pool is kept alive and
+   * stopped like the main one. Nothing when this instance works no jobs.
+   */
+  async runApart(label: string, concurrency: number, taskList: TaskList): Promise<void> {
+    if (!this.config.get('jobs', { infer: true }).worker) return;
+    this.apart.push(await this.startRunner(label, concurrency, taskList));
+  }
+
+  private async startRunner(label: string, concurrency: number, taskList: TaskList): Promise<{ runner: Runner; pool: pg.Pool }> {
+    const settings = this.config.get('jobs', { infer: true });
+    const pool = new pg.Pool({
+      connectionString: this.databaseUrl,
+      max: concurrency + 3, // the jobs, LISTEN, the relay and the queue's own bookkeeping
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      query_timeout: 30_000,
     });
-    return events;
+    // An idle or a checked-out connection that breaks must not bring the process down.
+    pool.on('error', (error) => this.log.warn(`${label} connection: ${error.message}`));
+    pool.on('connect', (client) => client.on('error', (error) => this.log.warn(`${label} connection: ${error.message}`)));
+    const events = new EventEmitter() as WorkerEvents;
+    events.on('pool:create', ({ workerPool }) => this.poolIds.add(workerPool.id));
+    const runner = await run({
+      pgPool: pool,
+      schema: JOB_QUEUE_SCHEMA,
+      concurrency,
+      pollInterval: settings.pollMs,
+      noHandleSignals: true,
+      events,
+      logger: jobQueueLogger((level, message) => {
+        if (level === 'error' || level === 'warning') this.log.warn(`${label}: ${message}`);
+      }),
+      taskList,
+      // Fetch jobs in batches and mark them done in batches: fewer transactions than jobs.
+      preset: {
+        worker: { localQueue: settings.batch > 1 ? { size: settings.batch } : undefined, completeJobBatchDelay: settings.batchDelayMs },
+      },
+    });
+    return { runner, pool };
   }
 
   /**
-   * Says that this instance's pool is alive, and unlocks the jobs of pools that have not said so
+   * Says that this instance's pools are alive, and unlocks the jobs of pools that have not said so
    * for POOL_DEAD_AFTER_MS (a killed instance cannot release what it had locked).
    */
   private async keepPoolsAlive(): Promise<void> {
     const pool = this.pool;
-    if (!pool || !this.poolId) return;
+    if (!pool || this.poolIds.size === 0) return;
     try {
       await pool.query(
         `WITH seen AS (
-           INSERT INTO job_pools (pool_id, seen_at) VALUES ($1, now())
+           INSERT INTO job_pools (pool_id, seen_at) SELECT unnest($1::text[]), now()
            ON CONFLICT (pool_id) DO UPDATE SET seen_at = now()),
          gone AS (DELETE FROM job_pools WHERE seen_at < now() - interval '1 day'),
          dead AS (
            SELECT DISTINCT j.locked_by FROM ${JOB_QUEUE_SCHEMA}._private_jobs j
-            WHERE j.locked_by IS NOT NULL AND j.locked_by <> $1
+            WHERE j.locked_by IS NOT NULL AND j.locked_by <> ALL($1::text[])
               AND j.locked_at < now() - make_interval(secs => $2::float8 / 1000)
               AND NOT EXISTS (SELECT 1 FROM job_pools p
                                WHERE p.pool_id = j.locked_by AND p.seen_at > now() - make_interval(secs => $2::float8 / 1000)))
          SELECT ${JOB_QUEUE_SCHEMA}.force_unlock_workers(array_agg(locked_by)) FROM dead HAVING count(*) > 0`,
-        [this.poolId, POOL_DEAD_AFTER_MS],
+        [[...this.poolIds], POOL_DEAD_AFTER_MS],
       );
     } catch (error) {
       this.log.warn(`checking the job-queue pools: ${String(error)}`);
@@ -224,12 +241,12 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
     if (this.relayTimer) clearTimeout(this.relayTimer);
     this.relayTimer = null;
     await this.relaying;
-    const runner = this.runner;
+    const runners = [...(this.runner && this.pool ? [{ runner: this.runner, pool: this.pool }] : []), ...this.apart.splice(0)];
+    const main = this.pool;
     this.runner = null;
-    await runner?.stop().catch((error: unknown) => this.log.warn(`stopping the job queue: ${String(error)}`));
-    if (this.poolId) await this.pool?.query('DELETE FROM job_pools WHERE pool_id = $1', [this.poolId]).catch(() => undefined);
-    const pool = this.pool;
     this.pool = null;
-    await pool?.end().catch(() => undefined);
+    await Promise.all(runners.map(({ runner }) => runner.stop().catch((error: unknown) => this.log.warn(`stopping a job runner: ${String(error)}`))));
+    if (main && this.poolIds.size > 0) await main.query('DELETE FROM job_pools WHERE pool_id = ANY($1::text[])', [[...this.poolIds]]).catch(() => undefined);
+    await Promise.all(runners.map(({ pool }) => pool.end().catch(() => undefined)));
   }
 }

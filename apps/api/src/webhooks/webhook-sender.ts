@@ -1,11 +1,8 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app-config.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { run, type Runner } from 'graphile-worker';
-import pg from 'pg';
-import { JOB_QUEUE_SCHEMA, jobQueueLogger } from '../database/job-queue.js';
-import { DATABASE_URL } from '../prisma/database-url.js';
+import { Outbox } from '../outbox/outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { addDeliverJobs, deliveryBody, DELIVER_TASK, giveUpPendingSql, queueDeliverJobs, type DeliverJobEntry, type DeliverJobRequest } from './deliveries.js';
 import { sign } from './signature.js';
@@ -45,12 +42,9 @@ interface DueRow {
  * setting is disabled. On one instance an endpoint's sends never overlap, so they go out in order.
  */
 @Injectable()
-export class WebhookSender implements OnApplicationBootstrap, OnApplicationShutdown {
+export class WebhookSender implements OnApplicationBootstrap {
   private readonly log = new Logger('Webhooks');
   private readonly settings: AppConfig['webhooks'];
-  private readonly jobs: AppConfig['jobs'];
-  private runner: Runner | null = null;
-  private pool: pg.Pool | null = null;
   /** Per endpoint, the job running on this instance: the next one waits for it. */
   private readonly busy = new Map<string, Promise<void>>();
   /** Runs begun on this instance, and the number of each endpoint's last: a read older than it may be stale. */
@@ -61,48 +55,15 @@ export class WebhookSender implements OnApplicationBootstrap, OnApplicationShutd
   constructor(
     private readonly prisma: PrismaService,
     private readonly transport: WebhookTransport,
-    @Inject(DATABASE_URL) private readonly databaseUrl: string,
+    private readonly outbox: Outbox,
     config: ConfigService<AppConfig, true>,
   ) {
     this.settings = config.get('webhooks', { infer: true });
-    this.jobs = config.get('jobs', { infer: true });
   }
 
   /** The worker of `webhook.deliver` jobs (the job queue's other tasks are the Outbox's). */
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.jobs.worker) return; // another instance sends
-    this.pool = new pg.Pool({
-      connectionString: this.databaseUrl,
-      max: 4, // LISTEN, fetching and completing jobs: the jobs' own statements use Prisma's pool
-      connectionTimeoutMillis: 5_000,
-      idleTimeoutMillis: 30_000,
-      query_timeout: 30_000,
-    });
-    this.pool.on('error', (error) => this.log.warn(`webhook job queue connection: ${error.message}`));
-    this.pool.on('connect', (client) => client.on('error', (error) => this.log.warn(`webhook job queue connection: ${error.message}`)));
-    this.runner = await run({
-      pgPool: this.pool,
-      schema: JOB_QUEUE_SCHEMA,
-      concurrency: JOB_CONCURRENCY,
-      pollInterval: this.jobs.pollMs,
-      noHandleSignals: true,
-      logger: jobQueueLogger((level, message) => {
-        if (level === 'error' || level === 'warning') this.log.warn(message);
-      }),
-      taskList: { [DELIVER_TASK]: (payload) => this.deliverJob(entriesOf(payload)) },
-      preset: {
-        worker: { localQueue: this.jobs.batch > 1 ? { size: this.jobs.batch } : undefined, completeJobBatchDelay: this.jobs.batchDelayMs },
-      },
-    });
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    const runner = this.runner;
-    this.runner = null;
-    await runner?.stop().catch((error: unknown) => this.log.warn(`stopping the webhook worker: ${String(error)}`));
-    const pool = this.pool;
-    this.pool = null;
-    await pool?.end().catch(() => undefined);
+    await this.outbox.runApart('webhook jobs', JOB_CONCURRENCY, { [DELIVER_TASK]: (payload) => this.deliverJob(entriesOf(payload)) });
   }
 
   /**
