@@ -57,7 +57,7 @@ describe('AuthService', () => {
     await auth.authenticate(`Bearer ${TOKEN}`);
     expect(db.reads()).toBe(1);
     db.revoke();
-    bus.revoked(TOKEN_ID);
+    void bus.revoked(TOKEN_ID);
     await expect(auth.authenticate(`Bearer ${TOKEN}`)).rejects.toThrow(/revoked/);
   });
 
@@ -71,7 +71,7 @@ describe('AuthService', () => {
     const racing = auth.authenticate(`Bearer ${TOKEN}`);
     await new Promise((r) => setImmediate(r));
     db.revoke();
-    bus.revoked(TOKEN_ID);
+    void bus.revoked(TOKEN_ID);
     open();
     await expect(racing).rejects.toThrow(/revoked/);
     // Nothing was cached: the next request reads the database, which says revoked.
@@ -86,7 +86,7 @@ describe('AuthService', () => {
     const open = db.hold();
     const racing = auth.authenticate(`Bearer ${TOKEN}`);
     await new Promise((r) => setImmediate(r));
-    bus.revoked('22222222-2222-2222-2222-222222222222');
+    void bus.revoked('22222222-2222-2222-2222-222222222222');
     open();
     expect((await racing).id).toBe('p1');
     await auth.authenticate(`Bearer ${TOKEN}`);

@@ -17,10 +17,10 @@ export class RevocationBus {
     bus.on('revoked', (tokenId) => this.deliver(tokenId));
   }
 
-  /** A token of this instance's database was revoked (after the commit). */
-  revoked(tokenId: string): void {
+  /** A token of this instance's database was revoked (after the commit); resolves once the other instances have been sent it. */
+  async revoked(tokenId: string): Promise<void> {
     this.deliver(tokenId);
-    this.bus.publish('revoked', tokenId);
+    await this.bus.publishSettled('revoked', tokenId);
   }
 
   /** Runs every listener; one failing does not keep the others from closing what they hold. */

@@ -30,6 +30,7 @@ export class InstanceBus implements OnModuleInit, OnApplicationShutdown {
   private subscribed = false;
   private lastWarning = 0;
   private readonly reconnected = new Set<() => void>();
+  private readonly echoes = new Map<string, Set<() => void>>();
   private readonly prefix: string;
 
   constructor(private readonly config: ConfigService<AppConfig, true>) {
@@ -58,6 +59,32 @@ export class InstanceBus implements OnModuleInit, OnApplicationShutdown {
     this.pub.publish(this.prefix + channel, `${this.instanceId}|${payload}`).catch((error: unknown) => this.warn(error));
   }
 
+  /**
+   * Publishes and resolves once Redis has handed the notice back to this instance's own
+   * subscriber: Redis writes a message to every subscriber at once, so by then it is on its way to
+   * every other instance before any request this caller answers next (a revoke is refused on
+   * another instance at the very next request). Gives up after `timeoutMs` (Redis away: the
+   * others learn it from the database, more slowly).
+   */
+  async publishSettled(channel: BusChannel, payload: string, timeoutMs = 1000): Promise<void> {
+    if (!this.pub || this.state() !== 'up') return;
+    const key = `${channel}|${payload}`;
+    let settle!: () => void;
+    const echoed = new Promise<void>((resolve) => (settle = resolve));
+    const waiting = this.echoes.get(key) ?? new Set();
+    waiting.add(settle);
+    this.echoes.set(key, waiting);
+    const timer = setTimeout(settle, timeoutMs);
+    try {
+      this.publish(channel, payload);
+      await echoed;
+    } finally {
+      clearTimeout(timer);
+      waiting.delete(settle);
+      if (waiting.size === 0 && this.echoes.get(key) === waiting) this.echoes.delete(key);
+    }
+  }
+
   /** Notices of `channel` from other instances. */
   on(channel: BusChannel, handler: (payload: string) => void): () => void {
     const set = this.handlers.get(channel) ?? new Set();
@@ -80,8 +107,12 @@ export class InstanceBus implements OnModuleInit, OnApplicationShutdown {
 
   private receive(channel: string, message: string): void {
     const bar = message.indexOf('|');
-    if (bar < 0 || message.slice(0, bar) === this.instanceId) return;
+    if (bar < 0) return;
     const payload = message.slice(bar + 1);
+    if (message.slice(0, bar) === this.instanceId) {
+      for (const settle of [...(this.echoes.get(`${channel.slice(this.prefix.length)}|${payload}`) ?? [])]) settle();
+      return;
+    }
     for (const handler of [...(this.handlers.get(channel.slice(this.prefix.length) as BusChannel) ?? [])]) {
       try {
         handler(payload);

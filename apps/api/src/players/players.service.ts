@@ -102,7 +102,8 @@ export class PlayersService {
     if (!existing) throw notFound('API token');
     if (existing.revokedAt) return existing;
     const revoked = await this.prisma.apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() }, select: TOKEN });
-    this.revocations.revoked(tokenId); // after the commit: this instance refuses it and closes its sockets at once
+    // After the commit: this instance refuses it and closes its sockets at once, the others before we answer.
+    await this.revocations.revoked(tokenId);
     return revoked;
   }
 }
