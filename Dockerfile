@@ -2,8 +2,9 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The workspace package @mizerka/rules (libs/rules): npm ci links it into node_modules.
+# The workspace packages @mizerka/rules and @mizerka/bots (libs/): npm ci links them into node_modules.
 COPY libs/rules/package.json ./libs/rules/
+COPY libs/bots/package.json ./libs/bots/
 # Install without the prepare step (it builds), then build once the sources are in.
 RUN npm ci --ignore-scripts
 COPY . .
@@ -14,9 +15,11 @@ WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
-# node_modules/@mizerka/rules links here; Node loads the compiled library from its dist.
+# node_modules/@mizerka/{rules,bots} link here; Node loads the compiled libraries from their dist.
 COPY --from=build /app/libs/rules/package.json ./libs/rules/
 COPY --from=build /app/libs/rules/dist/src ./libs/rules/dist/src
+COPY --from=build /app/libs/bots/package.json ./libs/bots/
+COPY --from=build /app/libs/bots/dist/src ./libs/bots/dist/src
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/prisma ./prisma
 # The image's own unprivileged user.

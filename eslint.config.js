@@ -26,10 +26,34 @@ export default tseslint.config(
     },
   },
   {
+    // Bots are as pure as the rules, and see a seat's view only: never the rules' internals.
+    files: ['libs/bots/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', '@nestjs/*', '@prisma/*', '**/apps/**', 'fs', 'path', 'crypto'], message: 'libs/bots is pure' },
+            { group: ['**/libs/rules/**', '**/rules/src/**'], message: "import '@mizerka/rules'" },
+          ],
+        },
+      ],
+      'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'chance comes from the seed' }],
+    },
+  },
+  {
     // The rules library by its package name (libs/rules/package.json), never by a path into its source.
     files: ['apps/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'prisma/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/libs/rules/src/**'], message: "import '@mizerka/rules'" }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/libs/rules/src/**'], message: "import '@mizerka/rules'" },
+            { group: ['**/libs/bots/src/**'], message: "import '@mizerka/bots'" },
+          ],
+        },
+      ],
     },
   },
 );

@@ -1,0 +1,3 @@
+/** libs/bots: computer players for Mizerka, from a seat's own view only. Everything public is exported here. */
+export { BOT_LEVELS, type Bot, type BotInput, type BotLevel, type BotOptions } from './bot.js';
+export { randomMove } from './random-bot.js';
