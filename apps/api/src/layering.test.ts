@@ -13,7 +13,8 @@ const LAYERS: string[][] = [
   ['players', 'health', 'rate-limit', 'player-events'],
   ['games'],
   ['lobbies', 'moves', 'scoring'],
-  ['clocks', 'inbox', 'webhooks'],
+  ['clocks', 'inbox', 'webhooks', 'ratings', 'history', 'bots'],
+  ['profiles'],
 ];
 /** Features whose folder has an index.ts: others import them only through it. */
 const PUBLIC_SURFACE = ['games'];
