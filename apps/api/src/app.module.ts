@@ -33,6 +33,7 @@ import { PlayerEventsModule } from './player-events/player-events.module.js';
 import { PlayersModule } from './players/players.module.js';
 import { PrismaModule } from './prisma/prisma.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
+import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { rateLimitPlugin } from './rate-limit/rate-limit.plugin.js';
 import { ScoringModule } from './scoring/scoring.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
@@ -55,14 +56,17 @@ export const FEATURE_MODULES = [
 function graphqlWsOptions(
   auth: AuthService,
   live: LiveConnections,
+  limiter: RateLimiter,
   guard: ReturnType<typeof guardSubscription>,
 ): Partial<ServerOptions<Record<string, unknown> | undefined, WsExtra>> & { path: string } {
-  const hooks = liveSocketHooks(auth, live);
+  const hooks = liveSocketHooks(auth, live, limiter);
   return {
     path: '/graphql',
     // The caps on subscriptions (live-sockets.ts) first; then, as Apollo's parse and validation
     // do not run on a socket, the same query limits, applied here.
-    onSubscribe: (ctx, _id, payload) => hooks.admit(ctx) ?? guard(payload),
+    // Every operation on a socket (a move too) pays into its player's rate-limit budget like an
+    // HTTP request does.
+    onSubscribe: async (ctx, _id, payload) => hooks.admit(ctx) ?? (await hooks.charge(ctx, payload)) ?? guard(payload),
     // A subscription authenticates once, with connectionParams.authorization; the socket counts
     // against its player's caps and closes when its token is revoked.
     onConnect: hooks.onConnect,
@@ -119,8 +123,9 @@ export class AppModule implements OnApplicationBootstrap, OnModuleDestroy, Befor
         RateLimitModule,
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
-          inject: [AuthService, LiveConnections, GraphQLSchemaHost],
-          useFactory: (auth: AuthService, live: LiveConnections, schemaHost: GraphQLSchemaHost): ApolloDriverConfig => ({
+          imports: [RateLimitModule],
+          inject: [AuthService, LiveConnections, RateLimiter, GraphQLSchemaHost],
+          useFactory: (auth: AuthService, live: LiveConnections, limiter: RateLimiter, schemaHost: GraphQLSchemaHost): ApolloDriverConfig => ({
             // The SDL is built in memory; `npm run schema:write` commits it as apps/api/schema.graphql.
             autoSchemaFile: true,
             sortSchema: true,
@@ -138,7 +143,7 @@ export class AppModule implements OnApplicationBootstrap, OnModuleDestroy, Befor
             plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), subscriptionsOverHttpRefused, rateLimitPlugin(), ...guards.plugins],
             context: ({ req, extra }: { req?: RequestLike; extra?: WsExtra }): GraphQLContext =>
               extra ? { player: extra.player, signal: extra.live?.signal } : { req },
-            subscriptions: { 'graphql-ws': graphqlWsOptions(auth, live, guardSubscription(() => schemaHost.schema, guards)) as GraphQLWsSubscriptionsConfig },
+            subscriptions: { 'graphql-ws': graphqlWsOptions(auth, live, limiter, guardSubscription(() => schemaHost.schema, guards)) as GraphQLWsSubscriptionsConfig },
           }),
         }),
         ...FEATURE_MODULES,

@@ -2,12 +2,14 @@ import { Logger } from '@nestjs/common';
 import type { ModuleRef } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { GraphQLError } from 'graphql';
-import type { Context } from 'graphql-ws';
+import type { Context, SubscribePayload } from 'graphql-ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { AuthService } from './auth/auth.service.js';
 import type { AuthenticatedPlayer } from './auth/authenticated-player.js';
 import { CLOSE, type LiveConnection, type LiveConnections } from './auth/live-connections.js';
 import { DomainError } from './common/errors.js';
+import { graphqlCost } from './rate-limit/graphql-cost.js';
+import type { RateLimiter } from './rate-limit/rate-limiter.js';
 
 const logger = new Logger('LiveSockets');
 
@@ -25,7 +27,7 @@ type WsContext = Context<Record<string, unknown> | undefined, WsExtra>;
  * socket (RATE_LIMITED beyond WS_MAX_SOCKETS_PER_PLAYER, close code 4429), count its
  * subscriptions against the caps, end its streams the moment it closes.
  */
-export function liveSocketHooks(auth: AuthService, live: LiveConnections) {
+export function liveSocketHooks(auth: AuthService, live: LiveConnections, limiter: RateLimiter) {
   return {
     /** A subscription authenticates once, with connectionParams.authorization. */
     onConnect: async (ctx: WsContext): Promise<boolean> => {
@@ -66,6 +68,19 @@ export function liveSocketHooks(auth: AuthService, live: LiveConnections) {
         if (!(error instanceof DomainError)) throw error;
         return [new GraphQLError(error.message, { originalError: error })];
       }
+    },
+    /** Charges an operation to its player's budget (one per root field, as over HTTP); errors when it is spent. */
+    charge: async (ctx: WsContext, payload: SubscribePayload): Promise<readonly GraphQLError[] | null> => {
+      const player = ctx.extra.player;
+      if (!player) return null;
+      const decision = await limiter.takeForPlayer(player.id, graphqlCost(payload));
+      if (decision.allowed) return null;
+      const error = new DomainError(
+        'RATE_LIMITED',
+        `Too many requests: ${decision.limit} a minute (a GraphQL operation counts one per root field); try again in ${decision.reset} s`,
+        { retryAfter: decision.reset },
+      );
+      return [new GraphQLError(error.message, { originalError: error })];
     },
     onComplete: (ctx: WsContext): void => {
       if (ctx.extra.live) live.settled(ctx.extra.live);

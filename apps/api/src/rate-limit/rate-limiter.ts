@@ -45,7 +45,15 @@ export class RateLimiter {
   }
 
   async take(request: LimitedRequest, cost: number): Promise<RateLimitDecision> {
-    const key = await this.keyOf(request);
+    return this.takeFrom(await this.keyOf(request), cost);
+  }
+
+  /** An operation of a player already known (one on its WebSocket): the same budget as its HTTP requests. */
+  takeForPlayer(playerId: string, cost: number): Promise<RateLimitDecision> {
+    return this.takeFrom(`player:${playerId}`, cost);
+  }
+
+  private async takeFrom(key: string, cost: number): Promise<RateLimitDecision> {
     // One request never counts for more than the whole budget and one.
     const { count, resetMs } = await this.store.hit(key, Math.min(Math.max(1, cost), this.limit + 1), RATE_LIMIT_WINDOW_MS);
     return {
