@@ -14,7 +14,7 @@
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createCommitTable, postgresCpuReader, postgresSettings, runCommitLevel, startDatabase, statsReader } from './database.js';
-import { httpTransport } from './game-client/index.js';
+import { httpTransport, wsTransport } from './game-client/index.js';
 import { cleanUp, interrupted, log, onCleanUp, stopOnSignals } from './lifecycle.js';
 import { makeProbes } from './measure.js';
 import { runInstances } from './instances.js';
@@ -92,9 +92,21 @@ async function main(options: Options) {
       };
       log(`level ${level}, timed: ${fmt(timedMoves.movesPerSecond, 0)} moves/s (${fmt(correspondence.ratio, 2)} of untimed); ${webhooks.received} webhooks, lag p99 ${fmt(webhooks.lagMs.p99, 0)} ms`);
     }
+    let ws: LevelResult['ws'];
+    if (options.ws) {
+      // The same games go on, every seat's requests now over its own socket.
+      const sockets = wsTransport(server.url, client);
+      log(`level ${level}, moves over each player's graphql-ws socket: ${options.warmup} s warm-up, then ${options.seconds} s of moves`);
+      const wsMoves = await runMoveLevel(sockets, games.slice(0, level), options, probes);
+      const open = sockets.sockets();
+      await sockets.close();
+      if (interrupted()) break;
+      ws = { moves: wsMoves, sockets: open, ratio: wsMoves.movesPerSecond / moves.movesPerSecond };
+      log(`level ${level}, over sockets: ${fmt(wsMoves.movesPerSecond, 0)} moves/s (${fmt(ws.ratio, 2)} of HTTP), p99 ${fmt(wsMoves.latencyMs.p99, 2)} ms`);
+    }
     log(`level ${level}: now ${options.commitSeconds} s of bare commits`);
     const commits = await runCommitLevel(database.url, server.poolSize, level, { warmup: options.warmup, seconds: options.commitSeconds }, probes);
-    results.push({ concurrency: level, moves, commits, ratio: moves.movesPerSecond / commits.commitsPerSecond, correspondence });
+    results.push({ concurrency: level, moves, commits, ratio: moves.movesPerSecond / commits.commitsPerSecond, correspondence, ws });
   }
 
   const run = { options, started, server, database, postgres: settings, loadavgStart, loadavgEnd: loadavg(), setupSeconds };

@@ -29,6 +29,8 @@ export interface Options {
   gameCache: ('on' | 'off')[];
   /** With --instances: gameLog subscribers spread over the instances, in a run of their own per level. */
   subscribers: number;
+  /** Each level again with every request of a seat over its own graphql-ws socket instead of HTTP. */
+  ws: boolean;
   /** Moves without expectedVersion. */
   withoutExpectedVersion: boolean;
   /** 'first': only the first of the N instances works jobs (and fans out webhooks); the others run JOB_WORKER=off. */
@@ -63,6 +65,7 @@ const SPECS = {
   'game-cache': { type: 'string', value: 'on,off', default: 'off', help: 'with --instances/--workers: GAME_CACHE of every mode, each value in turn' },
   subscribers: { type: 'string', value: 'N', default: '0', help: 'with --instances: each level again with N gameLog subscribers over the instances' },
   'job-worker': { type: 'string', value: 'all|first', default: 'all', help: 'with --instances: first = JOB_WORKER=off on all instances but the first' },
+  ws: { type: 'boolean', help: 'each level again with moves over each player’s graphql-ws socket instead of HTTP' },
   'without-expected-version': { type: 'boolean', help: 'send moves without expectedVersion (the server decides on the state it knows)' },
   'in-process': { type: 'boolean', help: 'run the server inside the load generator, not in its own process' },
   json: { type: 'string', value: 'FILE', help: 'also write every figure to FILE as JSON' },
@@ -160,14 +163,15 @@ export function parseOptions(argv: string[]): Options | null {
       }),
     subscribers: number('subscribers', text('subscribers'), 0, true),
     withoutExpectedVersion: values['without-expected-version'] === true,
+    ws: values.ws === true,
     jobWorker: ((v) => {
       if (v !== 'all' && v !== 'first') throw new UsageError(`--job-worker takes all or first, not ${JSON.stringify(v)}`);
       return v;
     })(text('job-worker')),
   };
   const several = options.instances > 1 || options.workers > 1;
-  if (several && (options.inProcess || options.correspondence || options.cpuProfDir)) {
-    throw new UsageError('--instances/--workers run separate server processes, without --in-process, --correspondence or --server-cpu-prof');
+  if (several && (options.inProcess || options.correspondence || options.cpuProfDir || options.ws)) {
+    throw new UsageError('--instances/--workers run separate server processes, without --in-process, --correspondence, --ws or --server-cpu-prof');
   }
   if (options.subscribers > 0 && options.instances < 2) throw new UsageError('--subscribers needs --instances N (N ≥ 2)');
   if (options.inProcess && (options.cpuProfDir || options.serverNodeArgs.length > 0)) {

@@ -26,6 +26,15 @@ export interface LevelResult {
     /** Timed moves ÷ (the level's seconds + drainSeconds), ÷ untimed moves/s: the rate at which moves and their webhooks are both done. */
     sustainedRatio: number;
   };
+  ws?: WsLevel;
+}
+
+/** --ws: the same level with every request of a seat over its own graphql-ws socket. */
+export interface WsLevel {
+  moves: LevelStats;
+  sockets: number;
+  /** Over sockets moves/s ÷ over HTTP moves/s. */
+  ratio: number;
 }
 
 /** Everything the report says besides the levels' figures. */
@@ -140,6 +149,36 @@ function tables(results: LevelResult[]): string {
             timedRows,
           ),
         ];
+  const wsRows = results.flatMap((r) => {
+    const w = r.ws;
+    if (!w) return [];
+    return [
+      [
+        String(r.concurrency),
+        String(w.sockets),
+        fmt(r.moves.movesPerSecond, 0),
+        fmt(w.moves.movesPerSecond, 0),
+        fmt(w.ratio, 2),
+        fmt(r.moves.latencyMs.p50, 2),
+        fmt(w.moves.latencyMs.p50, 2),
+        fmt(r.moves.latencyMs.p99, 2),
+        fmt(w.moves.latencyMs.p99, 2),
+        ms(r.moves.cpuMsPerMove?.server),
+        ms(w.moves.cpuMsPerMove?.server),
+        ms(r.moves.cpuMsPerMove?.client),
+        ms(w.moves.cpuMsPerMove?.client),
+        Object.entries(w.moves.errors).map(([code, n]) => `${code}:${n}`).join(' ') || '0',
+      ],
+    ];
+  });
+  const overSockets =
+    wsRows.length === 0
+      ? []
+      : [
+          '',
+          'Moves over HTTP vs over each player’s graphql-ws socket (the same games, the same random players; refreshes go over the socket too)',
+          table(['games', 'sockets', 'HTTP moves/s', 'ws moves/s', 'ratio', 'p50 ms', 'ws', 'p99 ms', 'ws', 'server ms/move', 'ws', 'client ms/move', 'ws', 'ws errors'], wsRows),
+        ];
   return [
     'Moves (makeMove over GraphQL/HTTP, latency as the client sees it)',
     table(['games', 's', 'moves', 'moves/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'refreshes', 'finished', 'errors'], moveRows),
@@ -150,6 +189,7 @@ function tables(results: LevelResult[]): string {
     'CPU time per operation (ms) and cores busy, by process (/proc and process.cpuUsage; PostgreSQL: all its processes)',
     table(['games', 'server/move', 'of it sys', 'cores', 'pg/move', 'cores', 'client/move', 'pg/commit', 'cores'], cpuRows),
     ...correspondence,
+    ...overSockets,
   ].join('\n');
 }
 

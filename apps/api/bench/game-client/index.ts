@@ -32,4 +32,5 @@ export {
   type Registered,
   type SeatView,
 } from './operations.js';
+export { wsTransport, type WsTransport } from './ws.js';
 export { chooseMove, pickOne, sampleOf, seededChance, type Chance, type LegalMovesView, type MoveInput } from './random-player.js';
