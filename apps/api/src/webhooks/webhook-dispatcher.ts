@@ -5,7 +5,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { PlayerFeedBus } from '../player-events/player-feed-bus.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { JOB_QUEUE_SCHEMA } from '../database/job-queue.js';
-import { DELIVER_TASK } from './deliveries.js';
+import { addDeliverJobs, DELIVER_TASK } from './deliveries.js';
 
 /** Feed events read for one endpoint in one statement, at most; more are read by the next. */
 const BATCH = 500;
@@ -15,6 +15,14 @@ const ENDPOINTS = 200;
 const PLAYERS = 1000;
 /** A wake-up waits this long, so that the events of many commits go out in one pass (one statement, one job). */
 const WAKE_DELAY_MS = 100;
+/**
+ * A pending delivery this long past its time has lost its job (the job failed for good, or was
+ * lost with the queue's data): the sweep queues it again. Far longer than a busy queue's delay.
+ */
+export const OVERDUE_MS = 5 * 60_000;
+/** Endpoints, and deliveries per endpoint, queued again by one sweep at most (the next takes the rest). */
+const RESCUE_ENDPOINTS = 200;
+const RESCUE_DELIVERIES = 500;
 /** A noticed transaction not yet below the feed's horizon: look again after these waits (ms). */
 const HORIZON_RETRIES_MS = [2, 5, 10, 20, 50, 100];
 
@@ -114,6 +122,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.noticed = new Map();
     if (all) {
       await this.dispatchAll();
+      await this.rescueOverdue();
       return;
     }
     const ids = [...noticed.keys()];
@@ -160,6 +169,37 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       const done = await this.fanOut(null);
       if (done.endpoints < ENDPOINTS && done.most < BATCH) return;
     }
+  }
+
+  /**
+   * Queues again the pending deliveries of enabled endpoints that are `overdueMs` past their time:
+   * a job that failed for good must not leave them pending for ever. Keyed by the endpoint like a
+   * retry, so a job of the endpoint not started yet is joined, not doubled. A delivery sent twice
+   * in a rare race is what Standard Webhooks receivers expect (the same webhook-id). Returns the
+   * endpoints queued.
+   */
+  async rescueOverdue(overdueMs = OVERDUE_MS): Promise<number> {
+    const [row] = await this.prisma.$queryRaw<{ queued: number }[]>(Prisma.sql`
+      WITH late_endpoints AS (
+        SELECT e.id FROM webhook_endpoints e
+         WHERE e.enabled
+           AND EXISTS (SELECT 1 FROM webhook_deliveries d
+                        WHERE d.endpoint_id = e.id AND d.status = 'pending'
+                          AND d.next_attempt_at < now() - make_interval(secs => ${overdueMs / 1000}))
+         LIMIT ${RESCUE_ENDPOINTS}),
+      late AS (
+        SELECT le.id AS endpoint_id,
+               (SELECT json_agg(json_build_object('endpointId', le.id, 'deliveryId', d.id) ORDER BY d.next_attempt_at, d.event_id)
+                  FROM (SELECT d.id, d.next_attempt_at, d.event_id FROM webhook_deliveries d
+                         WHERE d.endpoint_id = le.id AND d.status = 'pending'
+                           AND d.next_attempt_at < now() - make_interval(secs => ${overdueMs / 1000})
+                         ORDER BY d.next_attempt_at, d.event_id
+                         LIMIT ${RESCUE_DELIVERIES}) d) AS payload
+          FROM late_endpoints le),
+      jobs AS (${addDeliverJobs(Prisma.sql`late`, Prisma.sql`now()`, true)})
+      SELECT (SELECT count(*) FROM jobs)::int AS queued`);
+    if (row.queued > 0) this.log.warn(`webhook deliveries overdue by more than ${Math.round(overdueMs / 1000)} s queued again for ${row.queued} endpoint(s)`);
+    return row.queued;
   }
 
   /** Fans out the endpoints of these players, until their feeds are read up to the horizon; returns the horizon. */

@@ -184,6 +184,28 @@ describe('delivering', () => {
     }
   });
 
+  it('queues again a pending delivery whose job was lost, and only one that is overdue', async () => {
+    const me = await player();
+    const r = await receiver();
+    const { endpoint } = await createEndpoint(me.token, r.url, ['lobbyJoined']);
+    const prisma = t.app.get(PrismaService);
+    // Deliveries as a fan-out wrote them, whose job then failed for good: nothing will send them.
+    const body = (eventId: string) => ({ type: 'lobbyJoined', timestamp: new Date().toISOString(), data: { eventId, gameId: null, lobbyId: null, seq: null, payload: {} } });
+    const lost = await prisma.webhookDelivery.create({
+      data: { endpointId: endpoint.id, eventId: 900_001n, type: 'lobbyJoined', payload: body('0-900001'), nextAttemptAt: new Date(Date.now() - 10 * 60_000) },
+    });
+    const waiting = await prisma.webhookDelivery.create({
+      data: { endpointId: endpoint.id, eventId: 900_002n, type: 'lobbyJoined', payload: body('0-900002'), nextAttemptAt: new Date(Date.now() + 60 * 60_000) },
+    });
+    expect(await t.app.get(WebhookDispatcher).rescueOverdue()).toBe(1);
+    await waitFor(() => r.requests.length >= 1, 10_000, 'the lost delivery');
+    await waitFor(async () => (await prisma.webhookDelivery.findUnique({ where: { id: lost.id } }))?.status === 'delivered', 10_000, 'delivered');
+    expect(r.requests.map((q) => q.headers['webhook-id'])).toEqual([lost.id]);
+    expect((await prisma.webhookDelivery.findUnique({ where: { id: waiting.id } }))?.status).toBe('pending');
+    // Nothing overdue any more: the next sweep queues nothing.
+    expect(await t.app.get(WebhookDispatcher).rescueOverdue()).toBe(0);
+  });
+
   it('fans each event out once, however often it is woken', async () => {
     const me = await player();
     const r = await receiver();
