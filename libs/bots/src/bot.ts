@@ -17,9 +17,9 @@ export interface BotInput {
 export interface BotOptions {
   /** The same seed and input give the same move. */
   seed: number;
-  /** strong: time to think, in milliseconds (default 800). */
+  /** strong: a cap on the time to think, in milliseconds (default none: the samples decide, so the move is reproducible). */
   budgetMs?: number;
-  /** strong: determinized samples at most (default: as many as the budget allows). */
+  /** strong: determinized deals per card decision (default STRONG_SAMPLES); fewer when budgetMs runs out first. */
   samples?: number;
 }
 
