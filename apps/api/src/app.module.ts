@@ -12,6 +12,7 @@ import type { Server } from 'node:http';
 import type { ServerOptions } from 'graphql-ws';
 import { AuthModule } from './auth/auth.module.js';
 import { ClocksModule } from './clocks/clocks.module.js';
+import { BotsModule } from './bots/bots.module.js';
 import { AuthService } from './auth/auth.service.js';
 import { EventStreams } from './auth/event-streams.js';
 import { LiveConnections } from './auth/live-connections.js';
@@ -23,6 +24,7 @@ import type { AppConfig } from './config/app-config.js';
 import { configModule } from './config/config.module.js';
 import { GamesModule } from './games/index.js';
 import { HealthModule } from './health/health.module.js';
+import { HistoryModule } from './history/history.module.js';
 import { InboxModule } from './inbox/inbox.module.js';
 import { limitWebSocketMessages, liveSocketHooks, type WsExtra } from './live-sockets.js';
 import { LobbiesModule } from './lobbies/lobbies.module.js';
@@ -32,7 +34,9 @@ import { OutboxModule } from './outbox/outbox.module.js';
 import { PlayerEventsModule } from './player-events/player-events.module.js';
 import { PlayersModule } from './players/players.module.js';
 import { PrismaModule } from './prisma/prisma.module.js';
+import { ProfilesModule } from './profiles/profiles.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
+import { RatingsModule } from './ratings/ratings.module.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { rateLimitPlugin } from './rate-limit/rate-limit.plugin.js';
 import { ScoringModule } from './scoring/scoring.module.js';
@@ -48,8 +52,12 @@ export const FEATURE_MODULES = [
   ScoringModule,
   PlayerEventsModule,
   ClocksModule,
+  BotsModule,
   InboxModule,
   WebhooksModule,
+  RatingsModule,
+  HistoryModule,
+  ProfilesModule,
 ];
 
 /** graphql-ws server options; Nest passes them through, though its type knows only some of them. */

@@ -145,6 +145,12 @@ describe('parseRecord', () => {
     expect(parseRecord(JSON.stringify(good)).ok).toBe(true);
   });
 
+  it('keeps the seats a computer player held, one mark or null per seat', () => {
+    const parsed = parseRecord({ ...clone(good), bots: [null, 'strong', 'account'] });
+    expect(parsed.ok && parsed.value.bots).toEqual([null, 'strong', 'account']);
+    expect(parsed.ok && replay(parsed.value).ok).toBe(true);
+  });
+
   it.each<[string, (r: Record<string, any>) => unknown, string, number | null, number | null]>([
     ['malformed JSON', () => '{"format": ', 'bad-json', null, null],
     ['not an object', () => [1, 2], 'bad-record', null, null],
@@ -158,6 +164,9 @@ describe('parseRecord', () => {
     ['firstDealer not an integer', (r) => ({ ...r, firstDealer: '0' }), 'bad-first-dealer', null, null],
     ['players of the wrong length', (r) => ({ ...r, players: ['a', 'b'] }), 'bad-players', null, null],
     ['players not names', (r) => ({ ...r, players: [1, 2, 3] }), 'bad-players', null, null],
+    ['bots of the wrong length', (r) => ({ ...r, bots: [null, 'strong'] }), 'bad-bots', null, null],
+    ['bots not marks', (r) => ({ ...r, bots: [null, 'Strong!', null] }), 'bad-bots', null, null],
+    ['bots not a list', (r) => ({ ...r, bots: 'strong' }), 'bad-bots', null, null],
     ['deals not a list', (r) => ({ ...r, deals: {} }), 'bad-deals', null, null],
     ['deck too short', (r) => { r.deals[1].deck.pop(); return r; }, 'deck-length', 1, null],
     ['deck with a duplicate', (r) => { r.deals[1].deck[5] = r.deals[1].deck[6]; return r; }, 'deck-duplicate-card', 1, null],

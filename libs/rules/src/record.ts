@@ -15,6 +15,8 @@ export interface GameRecord {
   rules: { preset: Preset; options: RuleOptions };
   firstDealer: Seat;
   players?: string[];
+  /** Which seats a computer player held (informative): null for a person, else e.g. a bot level or "account". */
+  bots?: (string | null)[];
   deals: { deck: string[]; moves: RecordMove[] }[];
   /** The game ended early: this seat resigned or forfeited after the last deal's moves (docs/rules.md). */
   end?: GameEnd;
@@ -54,7 +56,9 @@ function endRecordError(rule: string, message: string, code: RecordError['code']
   return fail({ dealIndex: null, moveIndex: null, rule, message, code, at: 'end' });
 }
 
-const TOP_KEYS = new Set(['format', 'rules', 'firstDealer', 'players', 'deals', 'end']);
+const TOP_KEYS = new Set(['format', 'rules', 'firstDealer', 'players', 'bots', 'deals', 'end']);
+/** A bot mark is a short word: a level ("strong") or "account". */
+const BOT_MARK = /^[a-z][a-z0-9-]{0,31}$/;
 
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -98,6 +102,16 @@ export function parseRecord(input: string | unknown): Result<GameRecord, RecordE
       return recordError('bad-players', `${rules.preset} has ${rules.players} players; the record names ${json.players.length}`);
     }
     players = [...(json.players as string[])];
+  }
+  let bots: (string | null)[] | undefined;
+  if (json.bots !== undefined) {
+    if (!Array.isArray(json.bots) || !json.bots.every((b) => b === null || (typeof b === 'string' && BOT_MARK.test(b)))) {
+      return recordError('bad-bots', 'bots must be a list of null (a person) or a short lowercase word (the computer player) per seat');
+    }
+    if (json.bots.length !== rules.players) {
+      return recordError('bad-bots', `${rules.preset} has ${rules.players} players; the record marks ${json.bots.length}`);
+    }
+    bots = [...(json.bots as (string | null)[])];
   }
   if (!Array.isArray(json.deals)) return recordError('bad-deals', 'deals must be a list');
   const deals: GameRecord['deals'] = [];
@@ -143,6 +157,7 @@ export function parseRecord(input: string | unknown): Result<GameRecord, RecordE
     deals,
   };
   if (players) record.players = players;
+  if (bots) record.bots = bots;
   if (json.end !== undefined) {
     const end = json.end;
     if (!isObject(end)) {

@@ -1,10 +1,12 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { currentPlayer, timeOutMove, view } from '@mizerka/rules';
+import { currentPlayer, dealIndex, timeOutMove, view, type Move } from '@mizerka/rules';
+import { botMove } from '@mizerka/bots';
 import type { AppConfig } from '../config/app-config.js';
 import { DomainError } from '../common/errors.js';
 import { JOB_QUEUE_SCHEMA } from '../database/job-queue.js';
-import { GameStore } from '../games/index.js';
+import { GameStore, type StoredGame } from '../games/index.js';
+import { botInputOf, botSeed } from '../moves/bot-move.js';
 import { MovesService } from '../moves/moves.service.js';
 import type { SeatlessMove } from '../moves/move-input.js';
 import { Outbox } from '../outbox/outbox.js';
@@ -114,7 +116,7 @@ export class ClocksService implements OnModuleInit {
     const { control, timeouts } = game.clock;
     const inARow = (timeouts[seat] ?? 0) + 1;
     try {
-      const move = control.onTimeout === 'autoMove' && inARow < control.maxTimeouts ? timeOutMove(view(game.state, seat)) : null;
+      const move = control.onTimeout === 'autoMove' && inARow < control.maxTimeouts ? await this.autoMove(gameId, game, seat) : null;
       if (move) {
         const { seat: _seat, ...seatless } = move;
         try {
@@ -132,6 +134,21 @@ export class ClocksService implements OnModuleInit {
       if (error instanceof DomainError && error.code === 'CONFLICT') return;
       this.log.warn(`time-out of game ${gameId}, seat ${seat}: ${String(error)}`);
       throw error;
+    }
+  }
+
+  /**
+   * The absent seat's move under autoMove: the basic bot's, from the seat's own view and what it
+   * saw of the deal, seeded by the turn so a job run twice picks the same; the rules' plain
+   * time-out move if the bot fails.
+   */
+  private async autoMove(gameId: string, game: StoredGame, seat: number): Promise<Move | null> {
+    try {
+      const events = await this.store.dealEvents(gameId, dealIndex(game.state), game.version);
+      return botMove('basic', botInputOf(game.state, seat, events), { seed: botSeed(gameId, game.version) }).move;
+    } catch (error) {
+      this.log.warn(`the basic bot failed on the time-out of game ${gameId}, seat ${seat}: ${String(error)}`);
+      return timeOutMove(view(game.state, seat));
     }
   }
 

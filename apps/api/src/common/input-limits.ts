@@ -7,6 +7,12 @@ import { badInput } from './errors.js';
 
 /** The largest request body, in bytes (JSON or a form). */
 export const MAX_BODY_BYTES = 64 * 1024;
+/**
+ * The largest game record uploaded to POST /api/v1/games/import: a long bidding game's record
+ * runs past MAX_BODY_BYTES (random play to 300: up to ~75 KB seen), but replaying one is linear.
+ */
+export const MAX_RECORD_BYTES = 512 * 1024;
+export const RECORD_IMPORT_PATH = '/api/v1/games/import';
 /** The deepest nesting of objects and arrays in a body, a query string or an argument. */
 export const MAX_JSON_DEPTH = 32;
 /** GraphQL's Int and PostgreSQL's integer: every number a client sends must fit. */
@@ -43,19 +49,22 @@ const tooDeep = (where: string) =>
  * which answers them as problem documents.
  */
 export function bodyParsers(): RequestHandler[] {
-  const limited = (parse: RequestHandler): RequestHandler => (req, res, next) =>
+  const limited = (parse: RequestHandler, max = MAX_BODY_BYTES): RequestHandler => (req, res, next) =>
     parse(req, res, (error?: unknown) => {
       if ((error as { type?: string } | undefined)?.type === 'entity.too.large') {
-        return next(
-          badInput(`The request body is larger than ${MAX_BODY_BYTES} bytes`, { limit: 'bodySize', max: MAX_BODY_BYTES }),
-        );
+        return next(badInput(`The request body is larger than ${max} bytes`, { limit: 'bodySize', max }));
       }
       next(error);
     });
+  // The record upload first: once it has read the body, the parsers below leave it alone.
+  const records = limited(express.json({ limit: MAX_RECORD_BYTES }), MAX_RECORD_BYTES);
+  const recordUpload: RequestHandler = (req, res, next) =>
+    req.method === 'POST' && req.path === RECORD_IMPORT_PATH ? records(req, res, next) : next();
   const depth: RequestHandler = (req, _res, next) => {
     next(jsonDepthOver(req.body, MAX_JSON_DEPTH) ? tooDeep('The request body') : undefined);
   };
   return [
+    recordUpload,
     limited(express.json({ limit: MAX_BODY_BYTES })),
     limited(express.urlencoded({ limit: MAX_BODY_BYTES, extended: false })),
     depth,

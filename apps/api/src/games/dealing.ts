@@ -24,9 +24,11 @@ export function seedHashOf(seed: string): string {
   return createHash('sha256').update(seed).digest('hex');
 }
 
-/** The chance node: a fresh 128-bit seed, the deck it shuffles to, dealt into `state` (phase 'dealing'). */
-export function dealFresh(state: GameState): NewDeal {
-  const seed = randomBytes(16).toString('hex');
+/**
+ * The chance node: a fresh 128-bit seed, the deck it shuffles to, dealt into `state` (phase 'dealing').
+ * `seed` is for the seeding script, which must deal reproducibly; the server always lets it be drawn.
+ */
+export function dealFresh(state: GameState, seed: string = randomBytes(16).toString('hex')): NewDeal {
   const dealt = dealWithEvents(state, shuffledDeck(state.rules, seed));
   // The deck comes from rules.deck and the state is in phase 'dealing': a refusal is a bug here.
   if (!dealt.ok) throw new Error(`dealing failed: ${dealt.error.rule}`);

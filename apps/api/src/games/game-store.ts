@@ -158,6 +158,21 @@ export class GameStore {
   }
 
   /**
+   * The rules' events of deal `deal` up to version `upTo`, oldest first, from its 'dealt' event on
+   * (with private cards: redact them per seat before they leave the server, as a bot's input does).
+   */
+  async dealEvents(gameId: string, deal: number, upTo: number): Promise<GameEvent[]> {
+    const entries = await this.prisma.gameEvent.findMany({
+      where: { gameId, dealIndex: deal, seq: { lte: upTo } },
+      orderBy: { seq: 'asc' },
+      select: { events: true },
+    });
+    const events = entries.flatMap((e) => json(e.events) as GameEvent[]);
+    const dealt = events.findLastIndex((e) => e.type === 'dealt');
+    return dealt < 0 ? [] : events.slice(dealt);
+  }
+
+  /**
    * One statement. Applied (the version was still the one read): the id of the transaction that
    * wrote it, which feed readers wait for; null when another write got in first.
    */

@@ -6,11 +6,11 @@ import { CurrentPlayer, OptionalPlayer } from '../auth/current-player.decorator.
 import { EventStreams } from '../auth/event-streams.js';
 import { Public } from '../auth/public.decorator.js';
 import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
-import { EventsQuery, MyGamesArgs } from './dto/games.args.js';
+import { EventsQuery } from './dto/games.args.js';
 import { LogStreamQuery, resumeSeq } from './dto/log-stream.args.js';
 import { GamesService } from './games.service.js';
 import { GameEventLog } from './models/event-view.model.js';
-import { GamePage, GameView } from './models/game.model.js';
+import { GameView } from './models/game.model.js';
 import { GameRecordModel } from './models/record.model.js';
 
 @ApiTags('games')
@@ -22,11 +22,7 @@ export class GamesController {
     private readonly streams: EventStreams,
   ) {}
 
-  @Get()
-  @ApiOkResponse({ type: GamePage, description: "The caller's games, newest first, by page" })
-  mine(@CurrentPlayer() caller: AuthenticatedPlayer, @Query() query: MyGamesArgs): Promise<GamePage> {
-    return this.games.myGames(caller, query.status, query.first, query.after);
-  }
+  // GET /games (the caller's games, filtered) is served by the history module, which owns the filters.
 
   @Public()
   @Get(':id')

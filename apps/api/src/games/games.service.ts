@@ -1,23 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import {
-  cardName,
   currentPlayer,
   dealIndex,
   deserializeState,
   makeRules,
   newGame,
   phase,
-  RECORD_FORMAT,
   serializeState,
-  shuffledDeck,
   view,
-  type EndReason,
   type GameRecord,
-  type RecordMove,
 } from '@mizerka/rules';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
-import { badInput, DomainError, forbidden, notFound } from '../common/errors.js';
+import { badInput, forbidden, notFound } from '../common/errors.js';
 import { decodeCursor, PAGE_MAX, pageOf } from '../common/paging.js';
 import { ruleErrorToDomain } from '../common/rule-errors.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -30,7 +25,8 @@ import type { NewFeedEvent } from '../player-events/feed-events.js';
 import { insertFeedSql } from '../player-events/feed.js';
 import { startClock, storedTimeControl, type TimeControl } from './time-control.js';
 import type { GameClockModel, TimeoutPolicyEnum } from './models/time-control.model.js';
-import { gamePlayers } from './game-players.js';
+import { gamePlayers, importedSeats, SEAT_PLAYER } from './game-players.js';
+import { botMarksOf, buildRecord, seatNamesOf } from './record.js';
 import { insertOutboxSql } from '../outbox/outbox-entries.js';
 import { dealFresh } from './dealing.js';
 import { eventViews } from './event-views.js';
@@ -46,11 +42,13 @@ export interface StartGameInput {
   seats: { seat: number; playerId: string }[];
   /** The move clock; none: untimed. */
   timeControl?: TimeControl | null;
+  /** Whether the game changes its players' ratings at its end; default false. */
+  rated?: boolean;
 }
 
 const SEATS = {
   orderBy: { seat: 'asc' },
-  select: { seat: true, playerId: true, place: true, player: { select: { name: true } } },
+  select: { seat: true, playerId: true, place: true, player: { select: SEAT_PLAYER } },
 } as const satisfies Prisma.Game$seatsArgs;
 
 
@@ -95,6 +93,7 @@ export class GamesService {
         state: serializeState(state) as Prisma.InputJsonValue,
         totals: Array.from({ length: n }, () => 0),
         winners: [],
+        rated: input.rated ?? false,
         ...(clock
           ? {
               timeControl: clock.control as unknown as Prisma.InputJsonObject,
@@ -155,6 +154,9 @@ export class GamesService {
         createdAt: true,
         updatedAt: true,
         finishedAt: true,
+        endSeat: true,
+        importedBy: true,
+        seatNames: true,
         timeControl: true,
         turnStartedAt: true,
         turnDeadline: true,
@@ -192,7 +194,8 @@ export class GamesService {
       options: game.options as RuleOptionsModel,
       firstDealer: game.firstDealer,
       mySeat,
-      players: gamePlayers(game.seats, game.totals),
+      players: gamePlayers(game.seats, game.totals, importedSeats(game)),
+      imported: game.importedBy !== null,
       deals,
       view: seatView,
       clock: clockView(game),
@@ -316,41 +319,25 @@ export class GamesService {
         status: true,
         preset: true,
         options: true,
+        players: true,
         firstDealer: true,
         endSeat: true,
         endReason: true,
+        seatNames: true,
         seats: SEATS,
-        deals: { orderBy: { index: 'asc' }, select: { index: true, seed: true } },
+        deals: { orderBy: { index: 'asc' }, select: { seed: true, deck: true } },
       },
     });
     if (!game) throw notFound('Game');
     if (game.status !== 'finished') {
       throw forbidden('The record of a game in progress would reveal the decks; it is available once the game is over');
     }
-    const rules = makeRules(game.preset, game.options);
-    if (!rules.ok) throw new DomainError('INTERNAL', 'Internal server error');
     const moves = await this.prisma.gameEvent.findMany({
       where: { gameId, kind: { notIn: ['deal', 'end'] } },
       orderBy: { seq: 'asc' },
       select: { dealIndex: true, move: true },
     });
-    const byDeal = new Map<number, RecordMove[]>();
-    for (const m of moves) {
-      const list = byDeal.get(m.dealIndex) ?? [];
-      list.push(m.move as unknown as RecordMove);
-      byDeal.set(m.dealIndex, list);
-    }
-    return {
-      format: RECORD_FORMAT as GameRecord['format'],
-      rules: { preset: rules.value.preset, options: rules.value.options },
-      firstDealer: game.firstDealer,
-      players: game.seats.map((s) => s.player.name),
-      deals: game.deals.map((d) => ({
-        deck: shuffledDeck(rules.value, d.seed).map(cardName),
-        moves: byDeal.get(d.index) ?? [],
-      })),
-      ...(game.endSeat !== null ? { end: { seat: game.endSeat, reason: game.endReason as EndReason } } : {}),
-    };
+    return buildRecord({ ...game, players: seatNamesOf(game.seats, game.seatNames, game.players), bots: botMarksOf(game.seats, game.players), moves });
   }
 }
 

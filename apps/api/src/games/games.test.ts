@@ -30,7 +30,7 @@ describe('startGame', () => {
     const [deal] = game.deals;
     expect(deal.dealer).toBe(game.firstDealer);
     expect(deal.seed).toMatch(/^[0-9a-f]{32}$/);
-    expect(deal.seedHash).toBe(createHash('sha256').update(deal.seed).digest('hex'));
+    expect(deal.seedHash).toBe(createHash('sha256').update(deal.seed!).digest('hex'));
     expect(game.events).toMatchObject([{ seq: 1, kind: 'deal', dealIndex: 0, seat: null, playerId: null }]);
   });
 

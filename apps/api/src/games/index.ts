@@ -1,6 +1,6 @@
 // What the games feature offers the features above it (lobbies, moves, scoring): import from here,
 // not from the folder's internals.
-export { dealFresh, type NewDeal } from './dealing.js';
+export { dealFresh, seedHashOf, type NewDeal } from './dealing.js';
 export { DEAL_FACTS } from './deal-facts.js';
 export { eventViews } from './event-views.js';
 export { feedOf, followUpsOf, type TimeOutCause } from './follow-ups.js';
@@ -8,7 +8,8 @@ export { GameFollowers } from './game-followers.js';
 export { GameLogBus } from './game-log-bus.js';
 export { logEntryView } from './game-log-follower.js';
 export type { LogRow } from './game-followers.js';
-export { gamePlayers, type SeatRow } from './game-players.js';
+export { gamePlayers, importedSeats, SEAT_PLAYER, type SeatRow } from './game-players.js';
+export { botMarksOf, buildRecord, seatNamesOf, type RecordSource } from './record.js';
 export { GameStore, type ActorKind, type EarlierRequest, type GameRead, type GameWrite, type LogEntry, type StoredGame } from './game-store.js';
 export { GamesModule } from './games.module.js';
 export { GamesService, type StartGameInput } from './games.service.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { badInput } from '../common/errors.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { gamePlayers, logEntryView, type LogRow } from '../games/index.js';
+import { gamePlayers, logEntryView, SEAT_PLAYER, type LogRow } from '../games/index.js';
 import { FEED_START, parseFeedEventId, type FeedCursor, type FeedEvent } from '../player-events/feed.js';
 import { PlayerEventsService } from '../player-events/player-events.service.js';
 import { PrismaService } from '../prisma/prisma.service.js';
@@ -111,7 +111,7 @@ export class InboxService {
     return this.prisma.gameSeat.findMany({
       where: { gameId: { in: gameIds } },
       orderBy: [{ gameId: 'asc' }, { seat: 'asc' }],
-      select: { gameId: true, seat: true, playerId: true, place: true, player: { select: { name: true } } },
+      select: { gameId: true, seat: true, playerId: true, place: true, player: { select: SEAT_PLAYER } },
     });
   }
 

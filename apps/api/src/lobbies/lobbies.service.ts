@@ -28,9 +28,13 @@ const LOBBY = {
   inviteCode: true,
   hostId: true,
   previousGameId: true,
+  rated: true,
   createdAt: true,
-  host: { select: { id: true, name: true } },
-  seats: { select: { seat: true, playerId: true, player: { select: { id: true, name: true } } }, orderBy: { seat: 'asc' } },
+  host: { select: { id: true, name: true, kind: true, botLevel: true } },
+  seats: {
+    select: { seat: true, playerId: true, player: { select: { id: true, name: true, kind: true, botLevel: true } } },
+    orderBy: { seat: 'asc' },
+  },
   game: { select: { id: true } },
 } satisfies Prisma.LobbySelect;
 
@@ -64,6 +68,9 @@ export class LobbiesService {
     const timeControl = input.timeControl ? checkTimeControl(input.timeControl, this.minMoveSeconds) : null;
     const seat = input.seat ?? 0;
     checkSeatRange(seat, rules.players);
+    const visibility = input.visibility ?? LobbyVisibility.public;
+    // An unlisted table is among friends: unrated unless its host asks for ratings.
+    const rated = input.rated ?? visibility === LobbyVisibility.public;
     return this.withNewInviteCode((inviteCode) =>
       this.prisma.$transaction(async (tx) => {
         await this.checkOpenLobbies(tx, callerId);
@@ -73,7 +80,8 @@ export class LobbiesService {
             options: rules.options as Prisma.InputJsonObject,
             timeControl: timeControl ? (timeControl as unknown as Prisma.InputJsonObject) : Prisma.DbNull,
             players: rules.players,
-            visibility: input.visibility ?? LobbyVisibility.public,
+            visibility,
+            rated,
             inviteCode,
             hostId: callerId,
             seats: { create: { seat, playerId: callerId } },
@@ -147,30 +155,50 @@ export class LobbiesService {
       if (input.seat !== undefined && input.seat !== null) checkSeatRange(input.seat, lobby.players);
       checkOpen(lobby);
       if (lobby.seats.some((s) => s.playerId === callerId)) throw conflict('You are already seated in this lobby');
-      const taken = new Set(lobby.seats.map((s) => s.seat));
-      if (taken.size >= lobby.players) throw conflict('The lobby is full');
+      const seat = freeSeat(lobby, input.seat);
       await this.checkOpenLobbies(tx, callerId);
-      let seat: number;
-      if (input.seat !== undefined && input.seat !== null) {
-        if (taken.has(input.seat)) throw conflict(`Seat ${input.seat} is taken`, { seat: input.seat });
-        seat = input.seat;
-      } else {
-        seat = [...Array(lobby.players).keys()].find((s) => !taken.has(s))!;
-      }
-      await tx.lobbySeat.create({ data: { lobbyId, seat, playerId: callerId } });
-      const { name } = await tx.player.findUniqueOrThrow({ where: { id: callerId }, select: { name: true } });
-      const joined = toOthers(lobby, [callerId], (playerId) => ({
-        playerId,
-        type: 'lobbyJoined',
-        gameId: null,
-        lobbyId,
-        seq: null,
-        payload: { lobbyId, playerId: callerId, name, seat },
-      }));
-      await this.feed.add(tx, joined);
-      if (taken.size + 1 === lobby.players) return [...joined, ...(await this.startGame(tx, lobbyId))];
-      return joined;
+      return this.seatAt(tx, lobby, seat, callerId, [callerId]);
     });
+  }
+
+  /**
+   * The host seats a computer player, with the rules of a join (an open lobby, a free seat). The
+   * bot is chosen by `pickBot` inside the lobby's lock, among players not seated here yet (a
+   * player holds one seat of a table). A bot sits in any number of lobbies: it is never asked.
+   */
+  async seatBot(
+    callerId: string,
+    lobbyId: string,
+    seat: number | null | undefined,
+    pickBot: (tx: Tx, seated: string[]) => Promise<string>,
+  ): Promise<Lobby> {
+    await this.visible(this.prisma, lobbyId, callerId);
+    return this.inLobby(lobbyId, async (tx, lobby) => {
+      if (lobby.hostId !== callerId) throw forbidden('Only the host may add bots');
+      if (seat !== undefined && seat !== null) checkSeatRange(seat, lobby.players);
+      checkOpen(lobby);
+      const at = freeSeat(lobby, seat);
+      const botId = await pickBot(tx, lobby.seats.map((s) => s.playerId));
+      return this.seatAt(tx, lobby, at, botId, [callerId]);
+    });
+  }
+
+  /** Seats `playerId` at the free `seat`, tells the others (not those in `quiet`), and starts the game once the table is full. */
+  private async seatAt(tx: Tx, lobby: LobbyRow, seat: number, playerId: string, quiet: string[]): Promise<NewFeedEvent[]> {
+    const lobbyId = lobby.id;
+    await tx.lobbySeat.create({ data: { lobbyId, seat, playerId } });
+    const { name } = await tx.player.findUniqueOrThrow({ where: { id: playerId }, select: { name: true } });
+    const joined = toOthers(lobby, quiet, (to) => ({
+      playerId: to,
+      type: 'lobbyJoined',
+      gameId: null,
+      lobbyId,
+      seq: null,
+      payload: { lobbyId, playerId, name, seat },
+    }));
+    await this.feed.add(tx, joined);
+    if (lobby.seats.length + 1 === lobby.players) return [...joined, ...(await this.startGame(tx, lobbyId))];
+    return joined;
   }
 
   /**
@@ -244,6 +272,7 @@ export class LobbiesService {
             timeControl: true,
             players: true,
             status: true,
+            rated: true,
             seats: { select: { seat: true, playerId: true } },
           },
         });
@@ -268,6 +297,7 @@ export class LobbiesService {
             inviteCode,
             hostId: callerId,
             previousGameId: gameId,
+            rated: game.rated,
             seats: { create: game.seats.map((s) => ({ seat: s.seat, playerId: s.playerId })) },
           },
           select: { id: true },
@@ -340,10 +370,12 @@ export class LobbiesService {
         preset: true,
         options: true,
         timeControl: true,
+        rated: true,
         seats: { select: { seat: true, playerId: true }, orderBy: { seat: 'asc' } },
       },
     });
     const { feed } = await this.games.startGame(tx, {
+      rated: lobby.rated,
       lobbyId,
       preset: lobby.preset,
       options: (lobby.options ?? {}) as Record<string, unknown>,
@@ -369,8 +401,9 @@ export class LobbiesService {
   }
 
   private async afterSeatFreed(tx: Tx, lobbyId: string, hostLeft: boolean): Promise<void> {
+    // A server bot never hosts: a table left with bots alone closes.
     const next = await tx.lobbySeat.findFirst({
-      where: { lobbyId },
+      where: { lobbyId, player: { botLevel: null } },
       orderBy: [{ joinedAt: 'asc' }, { seat: 'asc' }],
       select: { playerId: true },
     });
@@ -405,6 +438,17 @@ function checkRules(preset: string, options: object | null | undefined) {
   const rules = makeRules(preset, given);
   if (!rules.ok) throw badInput(rules.error.message, { rule: rules.error.rule });
   return rules.value;
+}
+
+/** The seat asked for if it is free, else the lowest free one; CONFLICT when the lobby is full or the seat taken. */
+function freeSeat(lobby: LobbyRow, asked: number | null | undefined): number {
+  const taken = new Set(lobby.seats.map((s) => s.seat));
+  if (taken.size >= lobby.players) throw conflict('The lobby is full');
+  if (asked !== undefined && asked !== null) {
+    if (taken.has(asked)) throw conflict(`Seat ${asked} is taken`, { seat: asked });
+    return asked;
+  }
+  return [...Array(lobby.players).keys()].find((s) => !taken.has(s))!;
 }
 
 function checkSeatRange(seat: number, players: number): void {
@@ -459,6 +503,7 @@ function toView(row: LobbyRow): Lobby {
     seatsFree: row.players - row.seats.length,
     gameId: row.game?.id ?? null,
     previousGameId: row.previousGameId,
+    rated: row.rated,
     createdAt: row.createdAt,
   };
 }

@@ -22,6 +22,14 @@ export const moveSeconds = new Histogram({
   registers: [registry],
 });
 
+export const botThinkSeconds = new Histogram({
+  name: 'mizerka_bot_think_seconds',
+  help: "A server bot's time to choose a move, by the level that answered",
+  labelNames: ['level'] as const,
+  buckets: [0.001, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 1, 2, 5],
+  registers: [registry],
+});
+
 export const errorsTotal = new Counter({
   name: 'mizerka_errors_total',
   help: 'Errors answered, by code of the one vocabulary and by surface (graphql, rest)',

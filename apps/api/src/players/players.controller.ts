@@ -19,7 +19,7 @@ export class PlayersController {
   @Post('players')
   @ApiCreatedResponse({ type: RegisterPayload, description: 'The player and its first API token (shown once)' })
   register(@Body() input: RegisterInput): Promise<RegisterPayload> {
-    return this.players.register(input.name);
+    return this.players.register(input.name, input.bot ?? false);
   }
 
   @ApiBearerAuth()

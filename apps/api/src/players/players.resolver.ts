@@ -16,7 +16,7 @@ export class PlayersResolver {
   @Public()
   @Mutation(() => RegisterPayload, { description: 'Create a player; returns its first API token (shown once)' })
   register(@Args('input') input: RegisterInput): Promise<RegisterPayload> {
-    return this.players.register(input.name);
+    return this.players.register(input.name, input.bot ?? false);
   }
 
   @Query(() => Player, { description: 'The caller' })

@@ -3,14 +3,16 @@ import { ConfigService } from '@nestjs/config';
 import { RevocationBus } from '../auth/revocation-bus.js';
 import { TOKEN_SCOPES, type TokenScope } from '../auth/scopes.js';
 import { hashToken, newToken } from '../auth/tokens.js';
-import { conflict, notFound } from '../common/errors.js';
+import { badInput, conflict, notFound } from '../common/errors.js';
 import type { AppConfig } from '../config/app-config.js';
 import { decodeCursor, pageOf } from '../common/paging.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { ApiToken, ApiTokenPage, CreateApiTokenPayload, Player, RegisterPayload } from './models/player.model.js';
 
-const PLAYER = { id: true, name: true, createdAt: true } as const;
+const PLAYER = { id: true, name: true, kind: true, botLevel: true, createdAt: true } as const;
+/** The names of the server's own bots (bot-strong, bot-strong-2, …): nobody may register one. */
+export const SERVER_BOT_NAME = /^bot-(random|basic|strong)(-\d+)?$/i;
 const TOKEN = { id: true, name: true, scopes: true, expiresAt: true, createdAt: true, lastUsedAt: true, revokedAt: true } as const;
 /** What a new token may do when the caller does not say: play, not manage tokens. */
 const DEFAULT_SCOPES: TokenScope[] = ['read', 'play'];
@@ -27,11 +29,18 @@ export class PlayersService {
     this.maxTokens = config.get('quotas', { infer: true }).tokensPerPlayer;
   }
 
-  async register(name: string): Promise<RegisterPayload> {
+  /** A person, or with `bot` a bot account (kind bot, no level: its own program plays it through the API). */
+  async register(name: string, bot = false): Promise<RegisterPayload> {
+    if (SERVER_BOT_NAME.test(name)) throw badInput(`The name "${name}" is kept for the server's bots`, { field: 'name' });
     const token = newToken();
     try {
       const player = await this.prisma.player.create({
-        data: { name, nameKey: name.toLowerCase(), tokens: { create: { name: 'default', tokenHash: hashToken(token) } } },
+        data: {
+          name,
+          nameKey: name.toLowerCase(),
+          kind: bot ? 'bot' : 'human',
+          tokens: { create: { name: 'default', tokenHash: hashToken(token) } },
+        },
         select: PLAYER,
       });
       return { player, token };

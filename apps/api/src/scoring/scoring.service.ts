@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { notFound } from '../common/errors.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { DealHistory, ScoreSheet } from './models/scoring.model.js';
-import { DEAL_FACTS, gamePlayers, type GameEndView } from '../games/index.js';
+import { DEAL_FACTS, gamePlayers, importedSeats, SEAT_PLAYER, type GameEndView } from '../games/index.js';
 
 /**
  * Standings and deal history from the projections (Deal, Trick, GameSeat rows) that each move
@@ -22,9 +22,11 @@ export class ScoringService {
         players: true,
         endSeat: true,
         endReason: true,
+        importedBy: true,
+        seatNames: true,
         seats: {
           orderBy: { seat: 'asc' },
-          select: { seat: true, playerId: true, place: true, player: { select: { name: true } } },
+          select: { seat: true, playerId: true, place: true, player: { select: SEAT_PLAYER } },
         },
         deals: {
           orderBy: { index: 'asc' },
@@ -56,6 +58,6 @@ export class ScoringService {
       };
     });
     const end = game.endSeat === null ? null : { seat: game.endSeat, reason: game.endReason as GameEndView['reason'] };
-    return { gameId, status: game.status, standings: gamePlayers(game.seats, game.totals), end, deals };
+    return { gameId, status: game.status, standings: gamePlayers(game.seats, game.totals, importedSeats(game)), imported: game.importedBy !== null, end, deals };
   }
 }

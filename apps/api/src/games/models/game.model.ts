@@ -1,6 +1,7 @@
 import { GraphQLISODateTime, ID, Int } from '@nestjs/graphql';
 import type { Bid, Contract, RuleOptions, Suit } from '@mizerka/rules';
 import { Model, Prop } from '../../common/model-field.js';
+import { BotLevelEnum, PlayerKindEnum, type PlayerKindValue } from '../../players/models/player-kind.enum.js';
 import { BidEnum, ContractEnum, GameStatusEnum, type GameStatusValue, SuitEnum } from './enums.js';
 import { SeatView } from './seat-view.model.js';
 import { GameClockModel } from './time-control.model.js';
@@ -26,11 +27,17 @@ export class GamePlayer {
   @Prop(() => Int)
   seat!: number;
 
-  @Prop(() => ID)
-  playerId!: string;
+  @Prop(() => ID, { nullable: true, description: "Null for a seat of an imported game that is a name from its record, not a player here" })
+  playerId!: string | null;
 
   @Prop({ example: 'ala' })
   name!: string;
+
+  @Prop(() => PlayerKindEnum, { enumRef: true, description: 'human or bot' })
+  kind!: PlayerKindValue;
+
+  @Prop(() => BotLevelEnum, { nullable: true, enumRef: true, description: "A server bot's level; null for a person or a bot account" })
+  botLevel!: string | null;
 
   @Prop(() => Int)
   total!: number;
@@ -104,6 +111,9 @@ export class GameView {
 
   @Prop(() => [GamePlayer])
   players!: GamePlayer[];
+
+  @Prop({ description: 'An archived game a player uploaded as a record: never played here, unrated' })
+  imported!: boolean;
 
   @Prop(() => [DealInfo])
   deals!: DealInfo[];

@@ -65,6 +65,13 @@ export class GameRecordModel implements GameRecord {
   @Prop(() => [String])
   players!: string[];
 
+  @Prop(() => [String], {
+    optional: true,
+    nullable: 'itemsAndList',
+    description: 'By seat, when a computer player sat at the table: null for a person, else the bot level (random, basic, strong) or "account" for a bot account',
+  })
+  bots?: (string | null)[];
+
   @Prop(() => [RecordDeal])
   deals!: RecordDeal[];
 

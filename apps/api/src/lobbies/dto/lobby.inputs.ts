@@ -61,6 +61,14 @@ export class CreateLobbyInput {
   @IsOptional()
   @IsInt({ message: 'seat must be a whole number' })
   seat?: number | null;
+
+  @Prop(() => Boolean, {
+    optional: true,
+    description: "Whether the game changes its players' ratings; default true for a public lobby, false for an unlisted one",
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'rated must be true or false' })
+  rated?: boolean | null;
 }
 
 @InputType()

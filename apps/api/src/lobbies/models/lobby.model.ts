@@ -1,6 +1,7 @@
 import { ID, Int } from '@nestjs/graphql';
 import { Model, Prop, registerEnum } from '../../common/model-field.js';
 import { TimeControlModel } from '../../games/index.js';
+import { BotLevelEnum, PlayerKindEnum, type PlayerKindValue } from '../../players/models/player-kind.enum.js';
 
 export enum LobbyVisibility {
   public = 'public',
@@ -28,6 +29,12 @@ export class LobbyPlayer {
 
   @Prop({ example: 'ala' })
   name!: string;
+
+  @Prop(() => PlayerKindEnum, { enumRef: true, description: 'human or bot' })
+  kind!: PlayerKindValue;
+
+  @Prop(() => BotLevelEnum, { nullable: true, enumRef: true, description: "A server bot's level; null for a person or a bot account" })
+  botLevel!: string | null;
 }
 
 @Model({ description: 'One seat of a lobby; seats are numbered 0 .. players-1 clockwise' })
@@ -104,6 +111,9 @@ export class Lobby {
 
   @Prop(() => ID, { nullable: true, description: '"Play again": the finished game whose players this lobby was made for' })
   previousGameId!: string | null;
+
+  @Prop({ description: "Whether its game changes its players' ratings" })
+  rated!: boolean;
 
   @Prop()
   createdAt!: Date;

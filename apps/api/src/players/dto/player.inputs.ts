@@ -1,5 +1,5 @@
 import { InputType, Int } from '@nestjs/graphql';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import type { TokenScope } from '../../auth/scopes.js';
 import { Prop } from '../../common/model-field.js';
 import { TokenScopeEnum } from '../models/token-scope.enum.js';
@@ -17,6 +17,14 @@ export class RegisterInput {
   @Length(3, 32, { message: 'name must be 3 to 32 characters long' })
   @Matches(PLAYER_NAME, { message: 'name may hold only letters, digits, "_" and "-", and must start with a letter or digit' })
   name!: string;
+
+  @Prop(() => Boolean, {
+    optional: true,
+    description: 'A bot account: a program that plays through this API with its own token; shown as a bot everywhere. Default false',
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'bot must be true or false' })
+  bot?: boolean | null;
 }
 
 @InputType()

@@ -1,6 +1,7 @@
 import { ID } from '@nestjs/graphql';
 import type { TokenScope } from '../../auth/scopes.js';
 import { Model, Prop } from '../../common/model-field.js';
+import { BotLevelEnum, PlayerKindEnum, type PlayerKindValue } from './player-kind.enum.js';
 import { TokenScopeEnum } from './token-scope.enum.js';
 
 @Model({ description: 'A registered player' })
@@ -10,6 +11,16 @@ export class Player {
 
   @Prop({ example: 'ala' })
   name!: string;
+
+  @Prop(() => PlayerKindEnum, { enumRef: true, description: 'human or bot' })
+  kind!: PlayerKindValue;
+
+  @Prop(() => BotLevelEnum, {
+    nullable: true,
+    enumRef: true,
+    description: "A server bot's level; null for a person and for a bot account played through the API",
+  })
+  botLevel!: string | null;
 
   @Prop()
   createdAt!: Date;

@@ -47,6 +47,9 @@ export class ScoreSheet {
   })
   standings!: GamePlayer[];
 
+  @Prop({ description: 'An archived game a player uploaded as a record: never played here, unrated' })
+  imported!: boolean;
+
   @Prop(() => GameEndView, { nullable: true, description: 'Set when the game ended early: the seat that resigned or forfeited, and which' })
   end!: GameEndView | null;
 

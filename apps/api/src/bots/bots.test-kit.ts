@@ -1,0 +1,38 @@
+import { loadConfig, type AppConfig } from '../config/app-config.js';
+import type { TestApp } from '../../../../test/app.js';
+
+/** Jobs worked at once, relayed at once: a bot moves soon after its turn begins. */
+const base = loadConfig({});
+export const FAST: Partial<AppConfig> = {
+  jobs: { ...base.jobs, worker: true, pollMs: 100, relayDelayMs: 5 },
+  clocks: { minMoveSeconds: 1, warningPercent: 0 },
+};
+/** No jobs at all in this process: a test drives the bot service by hand. */
+export const NO_JOBS: Partial<AppConfig> = { jobs: { ...base.jobs, worker: false } };
+
+export const LOBBY_SEATS = `id status gameId seats { seat player { id name kind botLevel } }`;
+
+export async function waitFor<T>(check: () => Promise<T | null | undefined | false>, what: string, ms = 30_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** A lobby of `preset` hosted by `token`'s player at seat 0; answers its id. */
+export async function openLobby(t: TestApp, token: string, preset = 'bidding', options: Record<string, unknown> = { target: 40 }): Promise<string> {
+  const made = await t.gql(`mutation($input: CreateLobbyInput!) { createLobby(input: $input) { id } }`, { input: { preset, options } }, token);
+  if (!made.data) throw new Error(JSON.stringify(made.errors));
+  return made.data.createLobby.id as string;
+}
+
+export function addBot(t: TestApp, token: string, lobbyId: string, level: string, seat?: number) {
+  return t.gql(
+    `mutation($lobbyId: ID!, $level: BotLevel!, $seat: Int) { addBot(lobbyId: $lobbyId, level: $level, seat: $seat) { ${LOBBY_SEATS} } }`,
+    { lobbyId, level, seat },
+    token,
+  );
+}

@@ -1,0 +1,57 @@
+import { cardName, makeRules, RECORD_FORMAT, shuffledDeck, type EndReason, type GameRecord, type RecordMove } from '@mizerka/rules';
+import { DomainError } from '../common/errors.js';
+
+/** What a stored finished game gives its mizerka-record/1: the one way a record is built (view, REST, export). */
+export interface RecordSource {
+  preset: string;
+  options: unknown;
+  firstDealer: number;
+  endSeat: number | null;
+  endReason: string | null;
+  /** Names by seat. */
+  players: string[];
+  /** By seat: null for a person, else the bot's level or 'account' (a bot account); see botMarksOf. */
+  bots: (string | null)[];
+  /** By deal index: the seed the deck was shuffled from, or an imported deal's stored deck. */
+  deals: { seed: string | null; deck: string[] | null }[];
+  /** Every move of the log in seq order (deals and ends left out), with its deal. */
+  moves: { dealIndex: number; move: unknown }[];
+}
+
+export function buildRecord(game: RecordSource): GameRecord & { players: string[] } {
+  const rules = makeRules(game.preset, game.options);
+  if (!rules.ok) throw new DomainError('INTERNAL', 'Internal server error');
+  const byDeal = new Map<number, RecordMove[]>();
+  for (const m of game.moves) {
+    const list = byDeal.get(m.dealIndex) ?? [];
+    list.push(m.move as RecordMove);
+    byDeal.set(m.dealIndex, list);
+  }
+  return {
+    format: RECORD_FORMAT as GameRecord['format'],
+    rules: { preset: rules.value.preset, options: rules.value.options },
+    firstDealer: game.firstDealer,
+    players: game.players,
+    // Written only when a computer player sat at the table.
+    ...(game.bots.some((b) => b !== null) ? { bots: game.bots } : {}),
+    deals: game.deals.map((d, index) => ({
+      deck: d.seed !== null ? shuffledDeck(rules.value, d.seed).map(cardName) : [...(d.deck ?? [])],
+      moves: byDeal.get(index) ?? [],
+    })),
+    ...(game.endSeat !== null ? { end: { seat: game.endSeat, reason: game.endReason as EndReason } } : {}),
+  };
+}
+
+/** Names by seat: a seat's player, else (an imported game's other seats) the name its record gave. */
+export function seatNamesOf(seats: { seat: number; player: { name: string } }[], seatNames: string[], players: number): string[] {
+  return Array.from({ length: players }, (_, seat) => seats.find((s) => s.seat === seat)?.player.name ?? seatNames[seat] ?? `seat ${seat}`);
+}
+
+/** By seat, what the record's `bots` says: null for a person (or a name-only seat), the level of a server bot, 'account' for a bot account. */
+export function botMarksOf(seats: { seat: number; player: { kind: string; botLevel: string | null } }[], players: number): (string | null)[] {
+  return Array.from({ length: players }, (_, seat) => {
+    const player = seats.find((s) => s.seat === seat)?.player;
+    if (!player || player.kind !== 'bot') return null;
+    return player.botLevel ?? 'account';
+  });
+}

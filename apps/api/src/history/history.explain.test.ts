@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../../test/app.js';
+import { withClient } from '../../../../test/database.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { HistoryService } from './history.service.js';
+import { gamesExportSql, gamesPageSql, type GamesQuery } from './history.sql.js';
+
+// The plans of the history queries on a database with a few thousand games: none reads all games.
+
+const GAMES = 5000;
+const PLAYERS = 60;
+let t: TestApp;
+let ids: string[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  await withClient(t.databaseUrl, async (c) => {
+    await c.query(`INSERT INTO players (id, name, name_key) SELECT gen_random_uuid(), 'p' || i, 'p' || i FROM generate_series(1, ${PLAYERS}) i`);
+    await c.query(`
+      INSERT INTO games (id, preset, options, players, first_dealer, status, version, phase, state, totals, winners, rated,
+                         end_reason, created_at, updated_at, finished_at)
+      SELECT gen_random_uuid(), (ARRAY['classic','short','bidding'])[1 + i % 3], '{}', 3, 0,
+             (CASE WHEN i % 20 = 0 THEN 'active' ELSE 'finished' END)::"GameStatus", 1, 'play', '{}', '{1,2,3}', '{}', i % 2 = 0,
+             CASE WHEN i % 37 = 0 THEN 'forfeit' END,
+             timestamptz '2026-01-01' + i * interval '1 minute', now(), now()
+        FROM generate_series(1, ${GAMES}) i`);
+    // Three seats a game, the players drawn with a stride so each holds ~250 games.
+    await c.query(`
+      INSERT INTO game_seats (game_id, seat, player_id, total, place)
+      SELECT g.id, s, p.id, s, s + 1
+        FROM (SELECT id, row_number() OVER (ORDER BY created_at) AS n FROM games) g
+        CROSS JOIN generate_series(0, 2) s
+        JOIN (SELECT id, row_number() OVER (ORDER BY name) - 1 AS k FROM players) p ON p.k = (g.n * 7 + s * 13) % ${PLAYERS}`);
+    await c.query('ANALYZE');
+    ids = (await c.query(`SELECT id FROM players ORDER BY name LIMIT 2`)).rows.map((r) => r.id);
+  });
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const none: GamesQuery = {
+  playerIds: [], subjectId: null, presets: null, playerCount: null, status: null, rated: null, imported: null,
+  from: null, to: null, result: null, place: null, after: null,
+};
+
+async function plan(sql: Prisma.Sql): Promise<string> {
+  return withClient(t.databaseUrl, async (c) => {
+    const rows = await c.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`, sql.values as unknown[]);
+    return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
+  });
+}
+
+describe('history query plans', () => {
+  const cases: [string, () => GamesQuery][] = [
+    ['newest games', () => none],
+    ['a player', () => ({ ...none, playerIds: [ids[0]] })],
+    ['two players', () => ({ ...none, playerIds: ids })],
+    ['a preset', () => ({ ...none, presets: ['short'] })],
+    ['active', () => ({ ...none, status: 'active' })],
+    ['forfeited', () => ({ ...none, status: 'forfeited' })],
+    ['imported', () => ({ ...none, imported: true })],
+    ['a player, won, rated, a family', () => ({ ...none, playerIds: [ids[0]], result: 'WON', rated: true, presets: ['classic', 'short'] })],
+    ['a date range', () => ({ ...none, from: new Date('2026-01-02'), to: new Date('2026-01-03') })],
+  ];
+  it.each(cases)('reads no more than it needs: %s', async (_, q) => {
+    for (const sql of [gamesPageSql(q(), 20), gamesExportSql(q(), 20)]) {
+      const text = await plan(sql);
+      expect(text).not.toMatch(/Seq Scan on (games|game_seats)/);
+    }
+  });
+
+  it('runs what the service runs', async () => {
+    const q = await t.app.get(HistoryService).query({ players: ['p1'] }, null);
+    expect(gamesPageSql(q, 20).text).toContain('FROM game_seats s0 CROSS JOIN LATERAL');
+    if (process.env.HISTORY_EXPLAIN) {
+      for (const [name, make] of cases) process.stdout.write(`\n== ${name}\n${await plan(gamesPageSql(make(), 20))}\n`);
+    }
+  });
+});

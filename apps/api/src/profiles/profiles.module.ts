@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { RatingsModule } from '../ratings/ratings.module.js';
+import { ProfilesController } from './profiles.controller.js';
+import { ProfilesResolver } from './profiles.resolver.js';
+import { ProfilesService } from './profiles.service.js';
+
+/** Public player profiles, per-preset statistics and head-to-head records. */
+@Module({ imports: [RatingsModule], controllers: [ProfilesController], providers: [ProfilesService, ProfilesResolver] })
+export class ProfilesModule {}
