@@ -19,5 +19,9 @@ export default defineConfig({
     exclude: ['node_modules/**', 'dist/**'],
     // One PostgreSQL (DATABASE_URL, or an embedded one) and a migrated template database per run.
     globalSetup: ['test/global-setup.ts'],
+    // Integration tests against a real PostgreSQL on a 2-core CI machine: room for a loaded moment
+    // (a test waiting on a real clock says its own, longer time).
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
   },
 });
