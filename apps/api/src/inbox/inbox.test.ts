@@ -257,12 +257,14 @@ describe('GET /api/v1/me/events', () => {
     const b = await sse(t, '/api/v1/me/events', p.token);
     await new Promise((r) => setTimeout(r, 100));
     expect(followers.followers(p.id)).toBe(2);
-    const before = followers.reads;
+    const before = { reads: followers.reads, found: followers.found };
     await addEvents(t, p.id, 1);
     expect(names(await a.take(1))).toEqual(['n0']);
     expect(names(await b.take(1))).toEqual(['n0']);
-    // One read (and its retries, while the horizon lags) for both streams.
-    expect(followers.reads - before).toBeLessThanOrEqual(6);
+    // One shared read found the event for both streams; any other read found nothing (a retry
+    // while the feed's horizon lags behind a transaction elsewhere on the server).
+    expect(followers.found - before.found).toBe(1);
+    expect(followers.reads - before.reads).toBeGreaterThanOrEqual(1);
     a.close();
     b.close();
     await expect.poll(() => followers.followers(p.id)).toBe(0);

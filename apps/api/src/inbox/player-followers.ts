@@ -68,6 +68,8 @@ export class PlayerFollowers implements OnModuleDestroy {
   private readonly pollMs: number;
   /** Shared reads made so far (each one statement). */
   reads = 0;
+  /** Of them, those that found events (the others: nothing yet, or the feed's horizon lagging). */
+  found = 0;
 
   constructor(
     private readonly events: PlayerEventsService,
@@ -153,6 +155,7 @@ export class PlayerFollowers implements OnModuleDestroy {
         const rows = await this.events.feed(playerId, hub.known, READ_PAGE);
         this.reads++;
         if (rows.length > 0) {
+          this.found++;
           hub.known = rows[rows.length - 1].cursor;
           for (const member of [...hub.members]) member.deliver(rows);
           // Found: the notice is answered once the read has passed the transaction it named (or,
