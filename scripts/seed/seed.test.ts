@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { createTestDatabase, withClient } from '../../test/database.js';
 import { players as newPlayers, playThrough, startGame } from '../../apps/api/src/games/games.test-kit.js';
+import { Prisma } from '../../apps/api/src/generated/prisma/client.js';
+import { STAT_COLUMNS, statsIncrementsSql } from '../../apps/api/src/profiles/player-stats.sql.js';
 import { newSkill, rateTable, skillOrdinal, type Skill } from '../../apps/api/src/ratings/rating-math.js';
+import { recordSourcesSql } from '../../apps/api/src/history/history.sql.js';
+import { recordOfRow } from '../../apps/api/src/history/stored-records.js';
 import { seedDatabase, type SeedResult } from './seed.js';
 
 const UNTIL = Date.parse('2026-11-01T00:00:00Z');
@@ -63,6 +67,14 @@ describe('db:seed', () => {
     }
   });
 
+  it('stores every seeded game’s record as the server builds it from the game’s rows', async () => {
+    const ids = games.map((g) => g.id);
+    const stored = await query('SELECT game_id::text AS id, record::text AS record FROM game_records WHERE game_id = ANY($1::uuid[]) ORDER BY game_id', [ids]);
+    const sources = await query(recordSourcesSql(ids, false).text, recordSourcesSql(ids, false).values as unknown[]);
+    expect(stored.map((r) => r.id)).toEqual(sources.map((r) => r.id));
+    expect(stored.map((r) => r.record)).toEqual(sources.map((r) => JSON.stringify(recordOfRow(r))));
+  });
+
   it('gives every seeded game a score sheet whose deals add up to its standings', async () => {
     for (const g of games) {
       const answer = await t.rest('GET', `/api/v1/games/${g.id}/deals`);
@@ -112,6 +124,16 @@ describe('db:seed', () => {
     expect(own.some((hand: string[] | null) => hand !== null && hand.length > 0)).toBe(true);
     expect(JSON.stringify(own)).not.toContain('hands');
     expect((await hands()).every((hand: unknown) => hand === null)).toBe(true);
+  });
+
+  // Before the next test plays a game of its own on the seeded database.
+  it('fills the profiles’ aggregates as the server’s gameFinished consumer adds them, every game once', async () => {
+    expect(await query(`SELECT id FROM games WHERE stats_at IS NULL`)).toEqual([]);
+    const all = Prisma.sql`(SELECT id, preset, players, finished_at FROM games WHERE status = 'finished' AND imported_by IS NULL)`;
+    const recomputed = statsIncrementsSql(all);
+    const kept = await query(`SELECT player_id, preset, kind, key, ${STAT_COLUMNS.join(', ')}, last_finished_at FROM player_stats ORDER BY 1, 2, 3, 4`);
+    expect(kept.length).toBe(seeded.rows.playerStats);
+    expect(kept).toEqual(await query(recomputed.text, recomputed.values));
   });
 
   it('writes each log entry, deal and game row with the same columns filled as a game played through the server', async () => {

@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { hashToken } from '../../apps/api/src/auth/tokens.js';
 import { prepareDatabase } from '../../apps/api/src/database/job-queue.js';
+import { backfillPlayerStats } from '../../apps/api/src/profiles/player-stats.sql.js';
 import { newSkill, rateTable, skillOrdinal, type Skill } from '../../apps/api/src/ratings/rating-math.js';
 import { field, row, timeField } from './copy-text.js';
 import { connect, copyRows, loadRange, maySkipChecks, type GameRange, type RangeResult } from './load.js';
@@ -52,7 +53,7 @@ const NAMES = [
 const BOT_LEVELS = ['random', 'basic', 'strong'] as const;
 
 /** The players of a run, the busiest first: people with a long tail of activity, and a few bots. */
-export function seedPlayers(seed: string, count: number): { players: (SeedPlayer & { name: string; botLevel: string | null })[] } {
+export function seedPlayers(seed: string, count: number): { players: SeedPlayer[] } {
   const rng = rngOf(seed, 'players');
   const bots = Math.max(1, Math.min(6, Math.round(count / 500)));
   const players = Array.from({ length: count }, (_, i) => {
@@ -113,7 +114,7 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedResult> {
       games: options.games,
       from,
       until,
-      players: players.map(({ id, bot, weight }) => ({ id, bot, weight })),
+      players: players.map(({ id, bot, weight, name, botLevel }) => ({ id, bot, weight, name, botLevel })),
       batch: options.batch,
       skipChecks,
     };
@@ -135,6 +136,12 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedResult> {
     rows.ratingChanges = rated.changes.length;
     rows.ratings = rated.ratings.length;
     log(`ratings: ${rated.ratings.length} ratings, ${rated.changes.length} rating changes`);
+    // The profiles' aggregates, as the server's gameFinished consumer adds them (the same SQL).
+    const statsStarted = performance.now();
+    const stats = await backfillPlayerStats((q) => sql.unsafe(q.text, q.values as never[]) as never, { batch: 1000 });
+    const [{ n: statRows }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM player_stats`;
+    rows.playerStats = statRows;
+    log(`player stats: ${stats.games} games in ${((performance.now() - statsStarted) / 1000).toFixed(1)} s`);
     // As autovacuum would in time: visibility maps (index-only scans) and statistics for the planner.
     log('VACUUM (ANALYZE)');
     await sql`VACUUM (ANALYZE)`;

@@ -27,6 +27,7 @@ import {
   type Preset,
 } from '@mizerka/rules';
 import { dealFresh, type NewDeal } from '../../apps/api/src/games/dealing.js';
+import { botMarksOf, buildRecord } from '../../apps/api/src/games/record.js';
 import { clockAfter, startClock, type GameClock, type TimeControl } from '../../apps/api/src/games/time-control.js';
 import { INVITE_ALPHABET, INVITE_CODE_LENGTH } from '../../apps/api/src/lobbies/invite-code.js';
 import { arrayField, field, jsonField, row, timeField } from './copy-text.js';
@@ -37,6 +38,9 @@ export interface SeedPlayer {
   bot: boolean;
   /** Relative share of the seats taken: a few play a lot, most a little. */
   weight: number;
+  /** For the games' records. */
+  name: string;
+  botLevel: string | null;
 }
 
 /** The presets' shares: short games are the common ones (an evening has time for several). */
@@ -114,6 +118,7 @@ export class Rows {
   gameEvents: string[] = [];
   deals: string[] = [];
   tricks: string[] = [];
+  gameRecords: string[] = [];
   count = 0;
 }
 
@@ -224,6 +229,10 @@ export function seedGame(ctx: SeedContext, index: number, out: Rows): FinishedGa
   entry('deal', first.index, null, 'system', null, null, first.events, clock?.deadline ?? null);
   const openDeals = new Map<number, { dealer: number; seed: string; seedHash: string; startedAt: number }>();
   openDeals.set(first.index, { dealer: first.dealer, seed: first.seed, seedHash: first.seedHash, startedAt: now });
+  // The record's sources, as the server reads them back: the deals' seeds by index, and the moves
+  // with their keys in the order the jsonb move column gives them.
+  const dealSeeds: string[] = [first.seed];
+  const recordMoves: { dealIndex: number; move: unknown }[] = [];
 
   /** The entries of one write, its trick, the deal's result and the next deal (GameStore.write). */
   const write = (w: { by: number; timedOut: boolean; kind: string; deal: number; actor: string; cause: string | null; move: unknown; events: GameEvent[] }) => {
@@ -235,6 +244,7 @@ export function seedGame(ctx: SeedContext, index: number, out: Rows): FinishedGa
     seq++;
     // Only the write's last entry carries the next turn's deadline.
     entry(w.kind, w.deal, w.by, w.actor, w.cause, w.move, w.events, next ? null : (clock?.deadline ?? null));
+    if (w.kind !== 'end') recordMoves.push({ dealIndex: w.deal, move: jsonbOrdered(w.move) });
     if (trick) out.tricks.push(row([gameId, String(w.deal), String(trick.trick), String(trick.leader), arrayField(trick.cards.map(cardName)), String(trick.winner)]));
     if (scored) {
       const result = outcome(state).deals[w.deal];
@@ -249,6 +259,7 @@ export function seedGame(ctx: SeedContext, index: number, out: Rows): FinishedGa
     if (next) {
       seq++;
       entry('deal', next.index, null, 'system', null, null, next.events, clock?.deadline ?? null);
+      dealSeeds[next.index] = next.seed;
       openDeals.set(next.index, { dealer: next.dealer, seed: next.seed, seedHash: next.seedHash, startedAt: now });
     }
     return w.events.find((e): e is Extract<GameEvent, { type: 'gameOver' }> => e.type === 'gameOver');
@@ -299,7 +310,20 @@ export function seedGame(ctx: SeedContext, index: number, out: Rows): FinishedGa
       timeField(createdAt), timeField(finishedAt), timeField(finishedAt),
     ]),
   );
-  for (let seat = 0; seat < n; seat++) out.gameSeats.push(row([gameId, String(seat), ids[seat], String(gameOver.totals[seat]), String(places[seat])]));
+  for (let seat = 0; seat < n; seat++) out.gameSeats.push(row([gameId, String(seat), ids[seat], String(gameOver.totals[seat]), String(places[seat]), timeField(createdAt)]));
+  // Its record, stored with it as the server's gameFinished consumer would (history/stored-records.ts).
+  const record = buildRecord({
+    preset,
+    options: rules.options,
+    firstDealer,
+    endSeat: end?.seat ?? null,
+    endReason: end?.reason ?? null,
+    players: seats.map((p) => p.name),
+    bots: botMarksOf(seats.map((p, seat) => ({ seat, player: { kind: p.bot ? 'bot' : 'human', botLevel: p.botLevel } })), n),
+    deals: dealSeeds.map((seed) => ({ seed, deck: null })),
+    moves: recordMoves,
+  });
+  out.gameRecords.push(row([gameId, field(JSON.stringify(record)), timeField(finishedAt)]));
   out.count++;
   return { id: gameId, family: rules.family, players: n, seats: ids, places, finishedAt, ratedAt };
 }
@@ -311,11 +335,20 @@ export const COLUMNS = {
   games:
     'games (id, lobby_id, preset, options, players, first_dealer, status, version, phase, deal_index, to_move, state, totals, winners, time_control, ' +
     'turn_deadline, turn_started_at, bank_ms, timeouts, end_seat, end_reason, rated, rated_at, imported_by, created_at, updated_at, finished_at)',
-  gameSeats: 'game_seats (game_id, seat, player_id, total, place)',
+  gameSeats: 'game_seats (game_id, seat, player_id, total, place, created_at)',
   gameEvents: 'game_events (game_id, seq, kind, deal_index, seat, player_id, actor, cause, move, events, deadline, created_at)',
   deals: 'deals (game_id, index, dealer, seed, seed_hash, contract, declarer, bid, trump, tricks, scores, started_at, finished_at)',
   tricks: 'tricks (game_id, deal_index, index, leader, cards, winner)',
+  gameRecords: 'game_records (game_id, record, created_at)',
 } as const;
 
 /** Parents before children, so that a loader with foreign keys checked finds every parent. */
-export const TABLE_ORDER = ['lobbies', 'lobbySeats', 'games', 'gameSeats', 'deals', 'gameEvents', 'tricks'] as const;
+export const TABLE_ORDER = ['lobbies', 'lobbySeats', 'games', 'gameSeats', 'deals', 'gameEvents', 'tricks', 'gameRecords'] as const;
+
+/** A JSON value with its objects' keys in jsonb's order (shorter first, then by bytes), as a jsonb column returns it. */
+export function jsonbOrdered(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(jsonbOrdered);
+  if (value === null || typeof value !== 'object') return value;
+  const keys = Object.keys(value).sort((a, b) => Buffer.byteLength(a) - Buffer.byteLength(b) || Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  return Object.fromEntries(keys.map((k) => [k, jsonbOrdered((value as Record<string, unknown>)[k])]));
+}

@@ -94,6 +94,8 @@ export class GamesService {
         totals: Array.from({ length: n }, () => 0),
         winners: [],
         rated: input.rated ?? false,
+        // The seats carry the game's created_at (their history index); one value for both.
+        createdAt: now,
         ...(clock
           ? {
               timeControl: clock.control as unknown as Prisma.InputJsonObject,
@@ -103,7 +105,7 @@ export class GamesService {
               timeouts: clock.timeouts,
             }
           : {}),
-        seats: { create: seats.map(({ seat, playerId }) => ({ seat, playerId })) },
+        seats: { create: seats.map(({ seat, playerId }) => ({ seat, playerId, createdAt: now })) },
         deals: { create: { index: first.index, dealer: first.dealer, seed: first.seed, seedHash: first.seedHash } },
         events: {
           create: {
@@ -326,12 +328,15 @@ export class GamesService {
         seatNames: true,
         seats: SEATS,
         deals: { orderBy: { index: 'asc' }, select: { seed: true, deck: true } },
+        record: { select: { record: true } },
       },
     });
     if (!game) throw notFound('Game');
     if (game.status !== 'finished') {
       throw forbidden('The record of a game in progress would reveal the decks; it is available once the game is over');
     }
+    // Stored at the game's end (by the history module, with this same builder); built here until then.
+    if (game.record) return game.record.record as unknown as GameRecord & { players: string[] };
     const moves = await this.prisma.gameEvent.findMany({
       where: { gameId, kind: { notIn: ['deal', 'end'] } },
       orderBy: { seq: 'asc' },

@@ -25,6 +25,8 @@ describe('startGame', () => {
     expect(game.options).toEqual({ mizerkaQuotas: 'same' });
     expect(game.totals).toEqual([0, 0, 0]);
     expect(game.seats.map((s) => s.playerId).sort()).toEqual(seated.map((p) => p.id).sort());
+    // Each seat carries its game's created_at, exactly: a player's history is read in that order from their seats.
+    expect(game.seats.map((s) => s.createdAt.getTime())).toEqual([0, 1, 2].map(() => game.createdAt.getTime()));
     expect(game.toMove).toBe((game.firstDealer + 1) % 3); // the chooser, left of the dealer
     expect(game.deals).toHaveLength(1);
     const [deal] = game.deals;

@@ -26,9 +26,9 @@ beforeAll(async () => {
         FROM generate_series(1, ${GAMES}) i`);
     // Three seats a game, the players drawn with a stride so each holds ~250 games.
     await c.query(`
-      INSERT INTO game_seats (game_id, seat, player_id, total, place)
-      SELECT g.id, s, p.id, s, s + 1
-        FROM (SELECT id, row_number() OVER (ORDER BY created_at) AS n FROM games) g
+      INSERT INTO game_seats (game_id, seat, player_id, total, place, created_at)
+      SELECT g.id, s, p.id, s, s + 1, g.created_at
+        FROM (SELECT id, created_at, row_number() OVER (ORDER BY created_at) AS n FROM games) g
         CROSS JOIN generate_series(0, 2) s
         JOIN (SELECT id, row_number() OVER (ORDER BY name) - 1 AS k FROM players) p ON p.k = (g.n * 7 + s * 13) % ${PLAYERS}`);
     await c.query('ANALYZE');
@@ -67,6 +67,20 @@ describe('history query plans', () => {
     for (const sql of [gamesPageSql(q(), 20), gamesExportSql(q(), 20)]) {
       const text = await plan(sql);
       expect(text).not.toMatch(/Seq Scan on (games|game_seats)/);
+    }
+  });
+
+  it('walks a player\'s seats newest first: no sort, and a page reads about `first` seats', async () => {
+    const q: GamesQuery = { ...none, playerIds: [ids[0]] };
+    const deep: GamesQuery = { ...q, after: { at: new Date('2026-01-03'), id: 'ffffffff-ffff-ffff-ffff-ffffffffffff' } };
+    // With no filter, a page stops after `first + 1` seats; the export skips games in play, so reads a few more.
+    const cases: [Prisma.Sql, number][] = [[gamesPageSql(q, 20), 21], [gamesPageSql(deep, 20), 21], [gamesExportSql(q, 20), 40]];
+    for (const [sql, most] of cases) {
+      const text = await plan(sql);
+      expect(text).toMatch(/Index (Only )?Scan using game_seats_player_id_created_at_game_id_idx on game_seats s0/);
+      expect(text).not.toMatch(/\bSort\b/);
+      const seats = /on game_seats s0 .*\(actual time=[\d.]+\.\.[\d.]+ rows=(\d+)/.exec(text)?.[1];
+      expect(Number(seats), text).toBeLessThanOrEqual(most);
     }
   });
 

@@ -3,10 +3,11 @@ import { HistoryController } from './history.controller.js';
 import { HistoryResolver } from './history.resolver.js';
 import { HistorySql } from './history-sql.js';
 import { HistoryService } from './history.service.js';
+import { StoredRecords } from './stored-records.js';
 
 @Module({
   controllers: [HistoryController],
-  providers: [HistoryService, HistoryResolver, HistorySql],
-  exports: [HistoryService],
+  providers: [HistoryService, HistoryResolver, HistorySql, StoredRecords],
+  exports: [HistoryService, StoredRecords],
 })
 export class HistoryModule {}

@@ -27,12 +27,13 @@ import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { badInput, notFound } from '../common/errors.js';
 import { decodeCursor, encodeCursor, pageOf } from '../common/paging.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { botMarksOf, buildRecord, gamePlayers, importedSeats, SEAT_PLAYER, seatNamesOf, seedHashOf, type FamilyValue } from '../games/index.js';
+import { gamePlayers, importedSeats, SEAT_PLAYER, seedHashOf, type FamilyValue } from '../games/index.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { GameFilterInput } from './dto/history.args.js';
 import { MAX_PLAYERS_NAMED } from './dto/history.args.js';
 import { HistorySql } from './history-sql.js';
 import { gamesExportSql, gamesPageSql, type ExportRow, type GameRow, type GamesQuery } from './history.sql.js';
+import { recordOfRow, storeRecords } from './stored-records.js';
 import type { GameConnection, GameHistoryItem, GameHistoryPage, ImportedGame, MyGamesPage } from './models/history.model.js';
 
 /** A filter as both surfaces give it: names, not ids yet. */
@@ -119,15 +120,18 @@ export class HistoryService {
    * (backpressure), and a client that leaves ends the loop, which closes the cursor.
    */
   async export(q: GamesQuery, limit: number, out: Writable, withSeeds = false): Promise<void> {
-    const query = gamesExportSql(q, limit);
+    const query = gamesExportSql(q, limit, withSeeds);
     const gone = new Promise<void>((resolve) => out.once('close', resolve));
     const cursor = this.pg.sql.unsafe<ExportRow[]>(query.text, query.values as postgresValues).cursor(EXPORT_BATCH);
     for await (const rows of cursor) {
       for (const row of rows) {
         if (out.destroyed) return; // leaving the loop closes the cursor
-        const record = recordOf(row);
-        const seeds = row.deals.map((d) => ({ seed: d.seed, seedHash: d.seedHash }));
-        const line = `${JSON.stringify(withSeeds ? { gameId: row.id, createdAt: row.created_at, seeds, record } : record)}\n`;
+        // The stored text is JSON.stringify of the record buildRecord gave: sent as it is, it is the
+        // same line as one built now.
+        const record = row.record ?? JSON.stringify(recordOfRow({ ...row, seats: row.seats!, deals: row.deals!, moves: row.moves! }));
+        const line = withSeeds
+          ? `${JSON.stringify({ gameId: row.id, createdAt: row.created_at, seeds: row.deals!.map((d) => ({ seed: d.seed, seedHash: d.seedHash })) }).slice(0, -1)},"record":${record}}\n`
+          : `${record}\n`;
         if (!out.write(line)) await Promise.race([once(out, 'drain'), gone]);
       }
       if (out.destroyed) return;
@@ -171,6 +175,7 @@ export class HistoryService {
     const end = replayed.value.outcome;
     const places = placesOf(end.totals, end.end?.seat ?? null);
     const finalState = replayed.value.state;
+    const createdAt = new Date(); // the game's and its seat's, the same value
     const gameId = await this.prisma.$transaction(async (tx) => {
       const game = await tx.game.create({
         data: {
@@ -191,8 +196,9 @@ export class HistoryService {
           rated: false,
           importedBy: importer.id,
           seatNames: names,
+          createdAt,
           finishedAt: new Date(),
-          seats: { create: { seat, playerId: importer.id, total: end.totals[seat], place: places[seat] } },
+          seats: { create: { seat, playerId: importer.id, total: end.totals[seat], place: places[seat], createdAt } },
         },
         select: { id: true },
       });
@@ -233,6 +239,8 @@ export class HistoryService {
           events: e.events as unknown as Prisma.InputJsonValue,
         })),
       });
+      // Its record at once, from the rows just written, as the gameFinished consumer builds a played game's.
+      await storeRecords(tx, [game.id]);
       return game.id;
     });
     return { gameId, seat };
@@ -305,21 +313,6 @@ for (const preset of ['classic', 'classic-4', 'short', 'short-4', 'bidding', 'bi
 function familyOf(preset: string): FamilyValue {
   const rules = makeRules(preset);
   return rules.ok ? rules.value.family : 'contract';
-}
-
-/** An export row's record: the one record builder, the games module's. */
-function recordOf(row: ExportRow): GameRecord {
-  return buildRecord({
-    preset: row.preset,
-    options: row.options,
-    firstDealer: row.first_dealer,
-    endSeat: row.end_seat,
-    endReason: row.end_reason,
-    players: seatNamesOf(row.seats.map((s) => ({ seat: s.seat, player: { name: s.name } })), row.seat_names, row.players),
-    bots: botMarksOf(row.seats.map((s) => ({ seat: s.seat, player: s })), row.players),
-    deals: row.deals,
-    moves: row.moves,
-  });
 }
 
 function recordRefused(error: RecordError) {

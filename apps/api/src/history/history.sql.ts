@@ -4,7 +4,8 @@ import type { CursorKey } from '../common/paging.js';
 // The SQL of the history surfaces, each built by one exported function, so that the benchmark can
 // EXPLAIN exactly what the server runs. Every list is newest first by (created_at, id), the key of
 // the games(created_at desc, id desc) index and its (preset | status | imported_by, …) siblings; a
-// player's games are reached through game_seats(player_id, game_id), never by scanning games.
+// player's games are walked newest first through game_seats(player_id, created_at desc, game_id desc)
+// (a seat's created_at is its game's), never by scanning games.
 
 /** How a summary's status reads: a forfeit is told apart from a game played (or resigned) to its end. */
 export type HistoryStatus = 'active' | 'finished' | 'forfeited';
@@ -50,8 +51,13 @@ export interface GameRow {
 function gamesFromWhere(q: GamesQuery, finishedOnly: boolean): Prisma.Sql {
   const where: Prisma.Sql[] = [];
   const subject = q.playerIds[0] ?? q.subjectId;
+  // A player's list is keyed by their seats' copy of the key (the same values), so that the dates
+  // and the cursor bound the index walk and its order needs no sort.
+  const at = subject ? Prisma.sql`s0.created_at` : Prisma.sql`g.created_at`;
+  const id = subject ? Prisma.sql`s0.game_id` : Prisma.sql`g.id`;
   for (const other of q.playerIds.slice(1)) {
-    where.push(Prisma.sql`EXISTS (SELECT 1 FROM game_seats o WHERE o.game_id = g.id AND o.player_id = ${other}::uuid)`);
+    // By their seat's key in the same index, so that both players' seats can be walked together in order (a merge join).
+    where.push(Prisma.sql`EXISTS (SELECT 1 FROM game_seats o WHERE o.player_id = ${other}::uuid AND o.created_at = s0.created_at AND o.game_id = s0.game_id)`);
   }
   if (q.presets) where.push(Prisma.sql`g.preset IN (${Prisma.join(q.presets.map((p) => Prisma.sql`${p}::varchar`))})`);
   if (q.playerCount !== null) where.push(Prisma.sql`g.players = ${q.playerCount}::smallint`);
@@ -62,22 +68,23 @@ function gamesFromWhere(q: GamesQuery, finishedOnly: boolean): Prisma.Sql {
   if (q.rated !== null) where.push(Prisma.sql`g.rated = ${q.rated}::boolean`);
   if (q.imported === true) where.push(Prisma.sql`g.imported_by IS NOT NULL`);
   if (q.imported === false) where.push(Prisma.sql`g.imported_by IS NULL`);
-  if (q.from) where.push(Prisma.sql`g.created_at >= ${q.from}::timestamptz`);
-  if (q.to) where.push(Prisma.sql`g.created_at < ${q.to}::timestamptz`);
+  if (q.from) where.push(Prisma.sql`${at} >= ${q.from}::timestamptz`);
+  if (q.to) where.push(Prisma.sql`${at} < ${q.to}::timestamptz`);
   if (q.result === 'WON') where.push(Prisma.sql`s0.place = 1`);
   if (q.result === 'LOST') where.push(Prisma.sql`s0.place > 1`);
   if (q.place !== null) where.push(Prisma.sql`s0.place = ${q.place}::smallint`);
-  if (q.after) where.push(Prisma.sql`(g.created_at, g.id) < (${q.after.at}::timestamptz, ${q.after.id}::uuid)`);
-  // A player's games are read from their seats, each game by its key: the cost is bounded by the
-  // player's own games, however rare the combination asked for. (A plain join lets the planner walk
-  // all games newest first, or hash them, when its estimates say so.) OFFSET 0 keeps the subquery
-  // from being flattened into such a join.
+  if (q.after) where.push(Prisma.sql`(${at}, ${id}) < (${q.after.at}::timestamptz, ${q.after.id}::uuid)`);
+  // A player's games are read from their seats newest first, each game by its key: a page reads
+  // about `first` seats when the filters are not selective, and never more than the player's own
+  // games, however rare the combination asked for. (A plain join lets the planner walk all games
+  // newest first, or hash them, when its estimates say so.) OFFSET 0 keeps the subquery from being
+  // flattened into such a join.
   const from = subject
     ? Prisma.sql`FROM game_seats s0 CROSS JOIN LATERAL (SELECT * FROM games WHERE games.id = s0.game_id OFFSET 0) g
       WHERE s0.player_id = ${subject}::uuid`
     : Prisma.sql`FROM games g WHERE true`;
   return Prisma.sql`${from} ${where.length > 0 ? Prisma.sql`AND ${Prisma.join(where, ' AND ')}` : Prisma.empty}
-    ORDER BY g.created_at DESC, g.id DESC`;
+    ORDER BY ${at} DESC, ${id} DESC`;
 }
 
 /** One page of game summaries' rows (`first + 1` of them: the extra one says whether more follow). */
@@ -87,8 +94,8 @@ export function gamesPageSql(q: GamesQuery, first: number): Prisma.Sql {
     ${gamesFromWhere(q, false)} LIMIT ${first + 1}::int`;
 }
 
-/** A games row as the export reads it: what buildRecord needs, gathered per game in one row. */
-export interface ExportRow {
+/** A games row as the record builder reads it: what buildRecord needs, gathered per game in one row. */
+export interface RecordSourceRow {
   id: string;
   preset: string;
   options: unknown;
@@ -97,20 +104,59 @@ export interface ExportRow {
   end_seat: number | null;
   end_reason: string | null;
   seat_names: string[];
-  created_at: Date;
   seats: { seat: number; name: string; kind: string; botLevel: string | null }[];
   deals: { seed: string | null; deck: string[] | null; seedHash: string }[];
   moves: { dealIndex: number; move: unknown }[];
 }
 
-/** The finished games of a filter with everything their records need, newest first, at most `limit`. */
-export function gamesExportSql(q: GamesQuery, limit: number): Prisma.Sql {
+/**
+ * A games row as the export reads it: its stored record's text, else (a game whose record is not
+ * stored yet) the sources to build it from; `deals` also when seeds are asked for.
+ */
+export type ExportRow = Omit<RecordSourceRow, 'seats' | 'deals' | 'moves'> & {
+  created_at: Date;
+  record: string | null;
+  seats: RecordSourceRow['seats'] | null;
+  deals: RecordSourceRow['deals'] | null;
+  moves: RecordSourceRow['moves'] | null;
+};
+
+// The sources of game g's record beyond its own columns: its seats, deals and moves as JSON arrays.
+const SEATS_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('seat', s.seat, 'name', p.name, 'kind', p.kind, 'botLevel', p.bot_level) ORDER BY s.seat), '[]')
+            FROM game_seats s JOIN players p ON p.id = s.player_id WHERE s.game_id = g.id)`;
+const DEALS_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('seed', d.seed, 'deck', d.deck, 'seedHash', d.seed_hash) ORDER BY d.index), '[]')
+            FROM deals d WHERE d.game_id = g.id)`;
+const MOVES_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('dealIndex', e.deal_index, 'move', e.move) ORDER BY e.seq), '[]')
+            FROM game_events e WHERE e.game_id = g.id AND e.kind NOT IN ('deal', 'end'))`;
+// A scalar subquery, not NOT EXISTS: the planner may turn NOT EXISTS into a hashed subplan that
+// reads every game_records key for each export, where this is one index probe per game.
+const UNSTORED = Prisma.sql`(SELECT true FROM game_records r WHERE r.game_id = g.id) IS NULL`;
+
+/**
+ * The finished games of a filter, newest first, at most `limit`: each with its stored record, read
+ * from one row; only a game whose record is not stored yet has its moves gathered (a CASE runs its
+ * subquery only when its branch is taken).
+ */
+export function gamesExportSql(q: GamesQuery, limit: number, withSeeds = false): Prisma.Sql {
   return Prisma.sql`SELECT g.id, g.preset, g.options, g.players, g.first_dealer, g.end_seat, g.end_reason, g.seat_names, g.created_at,
-         (SELECT coalesce(json_agg(json_build_object('seat', s.seat, 'name', p.name, 'kind', p.kind, 'botLevel', p.bot_level) ORDER BY s.seat), '[]')
-            FROM game_seats s JOIN players p ON p.id = s.player_id WHERE s.game_id = g.id) AS seats,
-         (SELECT coalesce(json_agg(json_build_object('seed', d.seed, 'deck', d.deck, 'seedHash', d.seed_hash) ORDER BY d.index), '[]')
-            FROM deals d WHERE d.game_id = g.id) AS deals,
-         (SELECT coalesce(json_agg(json_build_object('dealIndex', e.deal_index, 'move', e.move) ORDER BY e.seq), '[]')
-            FROM game_events e WHERE e.game_id = g.id AND e.kind NOT IN ('deal', 'end')) AS moves
+         (SELECT r.record::text FROM game_records r WHERE r.game_id = g.id) AS record,
+         CASE WHEN ${UNSTORED} THEN ${SEATS_JSON} END AS seats,
+         CASE WHEN ${withSeeds}::boolean OR ${UNSTORED} THEN ${DEALS_JSON} END AS deals,
+         CASE WHEN ${UNSTORED} THEN ${MOVES_JSON} END AS moves
     ${gamesFromWhere(q, true)} LIMIT ${limit}::int`;
+}
+
+/** Those of `gameIds` that are finished (and, if `missingOnly`, have no stored record), with their records' sources. */
+export function recordSourcesSql(gameIds: readonly string[], missingOnly = true): Prisma.Sql {
+  return Prisma.sql`SELECT g.id, g.preset, g.options, g.players, g.first_dealer, g.end_seat, g.end_reason, g.seat_names,
+         ${SEATS_JSON} AS seats, ${DEALS_JSON} AS deals, ${MOVES_JSON} AS moves
+    FROM games g WHERE g.id = ANY(${gameIds}::uuid[]) AND g.status = 'finished' ${missingOnly ? Prisma.sql`AND ${UNSTORED}` : Prisma.empty}
+    ORDER BY g.id`;
+}
+
+/** Stores records (game id, JSON text); one already stored is kept, so a repeat or a race with another instance writes nothing more. */
+export function insertRecordsSql(records: readonly { gameId: string; text: string }[]): Prisma.Sql {
+  return Prisma.sql`INSERT INTO game_records (game_id, record)
+    SELECT v.game_id, v.record::json FROM unnest(${records.map((r) => r.gameId)}::uuid[], ${records.map((r) => r.text)}::text[]) AS v(game_id, record)
+    ON CONFLICT (game_id) DO NOTHING`;
 }

@@ -49,8 +49,8 @@ async function insertGame(g: Fixture, totals: number[]) {
     for (let seat = 0; seat < g.n; seat++) {
       const player = g.playerSeats[seat];
       if (player === null) continue;
-      await c.query('INSERT INTO game_seats (game_id, seat, player_id, total, place) VALUES ($1, $2, $3, $4, $5)', [
-        g.id, seat, player, g.status === 'active' ? null : totals[seat], g.places[seat],
+      await c.query('INSERT INTO game_seats (game_id, seat, player_id, total, place, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+        g.id, seat, player, g.status === 'active' ? null : totals[seat], g.places[seat], new Date(g.createdAt),
       ]);
     }
   });
@@ -310,7 +310,7 @@ describe('export', () => {
     await wrote;
     const busy = await sql(`SELECT state, query FROM pg_stat_activity WHERE application_name = 'mizerka-history' AND state <> 'idle'`);
     expect(busy.rows).toHaveLength(1); // the cursor's query is open, waiting for the client
-    expect(busy.rows[0].query).toContain('FROM game_seats s0');
+    expect(busy.rows[0].query).toContain('FROM game_records r WHERE r.game_id = g.id) AS record'); // the text is cut at 1 kB
     client.destroy();
     await done;
     const after = await sql(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'mizerka-history' AND state <> 'idle'`);

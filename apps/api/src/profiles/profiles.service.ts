@@ -28,7 +28,10 @@ interface PlayerRow {
   last_active_at: Date;
 }
 
-/** Player profiles, per-preset statistics and head-to-head records, read from the players' finished games. */
+/**
+ * Player profiles, per-preset statistics and head-to-head records: records and statistics read the
+ * players' aggregates (player_stats, kept by PlayerStatsService), head-to-head their finished games.
+ */
 @Injectable()
 export class ProfilesService {
   constructor(
@@ -108,20 +111,23 @@ export class ProfilesService {
     const rules = makeRules(preset);
     if (!rules.ok) throw badInput(`preset must be one of ${PRESETS.join(', ')}`, { field: 'preset' });
     const { family, contracts } = rules.value;
-    const [{ games }] = await this.prisma.$queryRaw<{ games: number }[]>(gamesOfPresetSql(playerId, preset));
+    const gamesOf = this.prisma.$queryRaw<{ games: number }[]>(gamesOfPresetSql(playerId, preset)).then(([r]) => r.games);
     if (family === 'contract') {
-      const rows = await this.prisma.$queryRaw<
-        {
-          contract: string;
-          deals: number;
-          quota_met: number;
-          quota_exact: number;
-          average_score: number | null;
-          chosen: number;
-          chosen_quota_met: number;
-          chosen_average_score: number | null;
-        }[]
-      >(contractStatsSql(playerId, preset));
+      const [games, rows] = await Promise.all([
+        gamesOf,
+        this.prisma.$queryRaw<
+          {
+            contract: string;
+            deals: number;
+            quota_met: number;
+            quota_exact: number;
+            average_score: number | null;
+            chosen: number;
+            chosen_quota_met: number;
+            chosen_average_score: number | null;
+          }[]
+        >(contractStatsSql(playerId, preset)),
+      ]);
       const byContract = new Map(rows.map((r) => [r.contract, r]));
       const stats = contracts.map((contract): ContractStat => {
         const r = byContract.get(contract);
@@ -138,9 +144,12 @@ export class ProfilesService {
       });
       return { preset, family, games, contracts: stats, bids: [] };
     }
-    const rows = await this.prisma.$queryRaw<{ bid: string; declarer: boolean; deals: number; made: number; failed: number; average_score: number | null }[]>(
-      biddingStatsSql(playerId, preset),
-    );
+    const [games, rows] = await Promise.all([
+      gamesOf,
+      this.prisma.$queryRaw<{ bid: string; declarer: boolean; deals: number; made: number; failed: number; average_score: number | null }[]>(
+        biddingStatsSql(playerId, preset),
+      ),
+    ]);
     const side = (bid: string, declarer: boolean): BidSide => {
       const r = rows.find((x) => x.bid === bid && x.declarer === declarer);
       return { deals: r?.deals ?? 0, made: r?.made ?? 0, failed: r?.failed ?? 0, averageScore: r?.average_score ?? null };

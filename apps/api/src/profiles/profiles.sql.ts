@@ -1,9 +1,10 @@
 import { Prisma } from '../generated/prisma/client.js';
 
 // The SQL of profiles, statistics and head-to-head, each built by one exported function, so that
-// the benchmark runs EXPLAIN (ANALYZE, BUFFERS) on exactly what the server runs. Every query
-// starts from one player's seats (the index game_seats(player_id, game_id)), so it reads that
-// player's games and their deals, never all games. Imported games are archives, not games played
+// the benchmark runs EXPLAIN (ANALYZE, BUFFERS) on exactly what the server runs. The records and
+// statistics read the player's aggregates (player_stats: a handful of rows, kept by
+// player-stats.sql.ts as each game finishes); the other queries start from one player's seats
+// (game_seats by player_id), so they read that player's games, never all games. Imported games are archives, not games played
 // here: a profile leaves them out, so that nobody can write someone else's record.
 
 /** A game of the player's that counts for their record: played here, to its end. */
@@ -17,57 +18,62 @@ function seatsOf(playerId: string): Prisma.Sql {
   return Prisma.sql`mine AS MATERIALIZED (SELECT game_id, seat, place FROM game_seats WHERE player_id = ${playerId}::uuid)`;
 }
 
-/** The player by name (names are unique regardless of case), and when they were last active. */
+/**
+ * The player by name (names are unique regardless of case), and when they were last active: their
+ * latest token use, game finished (player_stats) or game created (its seat is the newest by
+ * game_seats(player_id, created_at desc, game_id desc); a game finishes after it was created).
+ */
 export function profileSql(nameKey: string): Prisma.Sql {
   return Prisma.sql`
     SELECT p.id::text AS id, p.name, p.kind::text AS kind, p.bot_level, p.created_at,
            greatest(p.created_at,
                     (SELECT max(t.last_used_at) FROM api_tokens t WHERE t.player_id = p.id),
-                    (SELECT max(coalesce(g.finished_at, g.created_at))
-                       FROM (SELECT s.game_id FROM game_seats s WHERE s.player_id = p.id OFFSET 0) s JOIN games g ON g.id = s.game_id
-                      WHERE g.imported_by IS NULL)) AS last_active_at
+                    (SELECT max(a.last_finished_at) FROM player_stats a WHERE a.player_id = p.id AND a.kind = 'preset'),
+                    (SELECT g.created_at FROM game_seats s CROSS JOIN LATERAL (SELECT * FROM games WHERE games.id = s.game_id OFFSET 0) g
+                      WHERE s.player_id = p.id AND g.imported_by IS NULL
+                      ORDER BY s.created_at DESC, s.game_id DESC LIMIT 1)) AS last_active_at
       FROM players p WHERE p.name_key = ${nameKey}::varchar`;
+}
+
+/** A mean of `sum` over `n` as avg() gives it (numeric division, then float8); null for n = 0. */
+function mean(sum: string, n: string): Prisma.Sql {
+  return Prisma.raw(`CASE WHEN ${n} > 0 THEN (${sum}::numeric / ${n})::float8 END`);
 }
 
 /**
  * Per preset: finished games, wins, mean place, and the player's deal scores (the deals they took
- * part in: a bidding-4 dealer's sit-out has no tricks for that seat).
+ * part in: a bidding-4 dealer's sit-out has no tricks for that seat), from the player's aggregates
+ * (player_stats, kind 'preset'; player-stats.sql.ts adds each finished game once).
  */
 export function presetRecordsSql(playerId: string): Prisma.Sql {
   return Prisma.sql`
-    WITH ${seatsOf(playerId)}
-    SELECT g.preset, count(*)::int AS games, count(*) FILTER (WHERE s.place = 1)::int AS wins,
-           avg(s.place)::float8 AS average_place, coalesce(sum(d.deals), 0)::int AS deals, coalesce(sum(d.score), 0)::int AS score
-      FROM mine s JOIN games g ON g.id = s.game_id
-      CROSS JOIN LATERAL (
-        SELECT count(*) AS deals, sum((x.scores ->> s.seat::int)::int) AS score
-          FROM deals x
-         WHERE x.game_id = g.id AND x.scores IS NOT NULL AND x.tricks ->> s.seat::int IS NOT NULL) d
-     WHERE ${COUNTS}
-     GROUP BY g.preset`;
+    SELECT preset, games, wins, ${mean('place_sum', 'placed')} AS average_place, deals, score_sum AS score
+      FROM player_stats WHERE player_id = ${playerId}::uuid AND kind = 'preset' AND games > 0`;
 }
 
-/** The player's latest games, newest first, each with its table (no cards: nothing hidden). */
+/**
+ * The player's latest games, newest first, each with its table (no cards: nothing hidden). Their
+ * seats are walked newest first by game_seats(player_id, created_at desc, game_id desc) (a seat's
+ * created_at is its game's), each game by its key, so this reads about `limit` seats, not all.
+ */
 export function recentGamesSql(playerId: string, limit: number): Prisma.Sql {
   return Prisma.sql`
-    WITH ${seatsOf(playerId)}
     SELECT g.id::text AS id, g.preset, g.players, g.status::text AS status, g.rated, s.seat, g.end_seat, g.end_reason,
            g.created_at, g.finished_at,
            (SELECT json_agg(json_build_object('seat', o.seat, 'playerId', o.player_id, 'name', p.name, 'kind', p.kind,
                                               'total', g.totals[o.seat + 1], 'place', o.place) ORDER BY o.seat)
               FROM game_seats o JOIN players p ON p.id = o.player_id WHERE o.game_id = g.id) AS seats
-      FROM mine s JOIN games g ON g.id = s.game_id
-     WHERE g.imported_by IS NULL
-     ORDER BY g.created_at DESC, g.id DESC
+      FROM game_seats s CROSS JOIN LATERAL (SELECT * FROM games WHERE games.id = s.game_id OFFSET 0) g
+     WHERE s.player_id = ${playerId}::uuid AND g.imported_by IS NULL
+     ORDER BY s.created_at DESC, s.game_id DESC
      LIMIT ${limit}::int`;
 }
 
-/** The player's finished games of `preset`. */
+/** The player's finished games of `preset` (player_stats). */
 export function gamesOfPresetSql(playerId: string, preset: string): Prisma.Sql {
   return Prisma.sql`
-    WITH ${seatsOf(playerId)}
-    SELECT count(*)::int AS games FROM mine s JOIN games g ON g.id = s.game_id
-     WHERE g.preset = ${preset}::varchar AND ${COUNTS}`;
+    SELECT coalesce((SELECT games FROM player_stats
+                      WHERE player_id = ${playerId}::uuid AND preset = ${preset}::varchar AND kind = 'preset' AND key = ''), 0)::int AS games`;
 }
 
 /**
@@ -77,20 +83,9 @@ export function gamesOfPresetSql(playerId: string, preset: string): Prisma.Sql {
  */
 export function contractStatsSql(playerId: string, preset: string): Prisma.Sql {
   return Prisma.sql`
-    WITH ${seatsOf(playerId)}
-    SELECT d.contract, count(*)::int AS deals,
-           count(*) FILTER (WHERE x.score >= 0)::int AS quota_met,
-           count(*) FILTER (WHERE x.score = 0)::int AS quota_exact,
-           avg(x.score)::float8 AS average_score,
-           count(*) FILTER (WHERE x.chooser)::int AS chosen,
-           count(*) FILTER (WHERE x.chooser AND x.score >= 0)::int AS chosen_quota_met,
-           (avg(x.score) FILTER (WHERE x.chooser))::float8 AS chosen_average_score
-      FROM mine s JOIN games g ON g.id = s.game_id
-      JOIN deals d ON d.game_id = g.id
-      CROSS JOIN LATERAL (SELECT (d.scores ->> s.seat::int)::int AS score, (d.dealer + 1) % g.players = s.seat AS chooser) x
-     WHERE g.preset = ${preset}::varchar AND ${COUNTS}
-       AND d.scores IS NOT NULL AND d.contract IS NOT NULL
-     GROUP BY d.contract`;
+    SELECT key AS contract, deals, met AS quota_met, exact AS quota_exact, ${mean('score_sum', 'deals')} AS average_score,
+           chosen, chosen_met AS chosen_quota_met, ${mean('chosen_score_sum', 'chosen')} AS chosen_average_score
+      FROM player_stats WHERE player_id = ${playerId}::uuid AND preset = ${preset}::varchar AND kind = 'contract'`;
 }
 
 /**
@@ -100,17 +95,8 @@ export function contractStatsSql(playerId: string, preset: string): Prisma.Sql {
  */
 export function biddingStatsSql(playerId: string, preset: string): Prisma.Sql {
   return Prisma.sql`
-    WITH ${seatsOf(playerId)}
-    SELECT d.bid, d.declarer = s.seat AS declarer, count(*)::int AS deals,
-           count(*) FILTER (WHERE x.declarer_score >= 0)::int AS made,
-           count(*) FILTER (WHERE x.declarer_score < 0)::int AS failed,
-           avg(x.score)::float8 AS average_score
-      FROM mine s JOIN games g ON g.id = s.game_id
-      JOIN deals d ON d.game_id = g.id
-      CROSS JOIN LATERAL (SELECT (d.scores ->> s.seat::int)::int AS score, (d.scores ->> d.declarer::int)::int AS declarer_score) x
-     WHERE g.preset = ${preset}::varchar AND ${COUNTS}
-       AND d.scores IS NOT NULL AND d.bid IS NOT NULL AND d.declarer IS NOT NULL AND d.tricks ->> s.seat::int IS NOT NULL
-     GROUP BY d.bid, d.declarer = s.seat`;
+    SELECT key AS bid, kind = 'declarer' AS declarer, deals, met AS made, failed, ${mean('score_sum', 'deals')} AS average_score
+      FROM player_stats WHERE player_id = ${playerId}::uuid AND preset = ${preset}::varchar AND kind IN ('declarer', 'defender')`;
 }
 
 /** Two players' finished games together, per preset: who placed higher, how often they tied. */

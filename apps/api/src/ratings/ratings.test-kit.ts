@@ -52,7 +52,7 @@ export async function insertGame(prisma: PrismaService, g: BuiltGame): Promise<s
       importedBy: g.importedBy ?? null,
       createdAt: created,
       finishedAt: status === 'finished' ? created : null,
-      seats: { create: g.seats.map((playerId, seat) => ({ seat, playerId, total: g.places ? g.totals[seat] : null, place: g.places?.[seat] ?? null })) },
+      seats: { create: g.seats.map((playerId, seat) => ({ seat, playerId, total: g.places ? g.totals[seat] : null, place: g.places?.[seat] ?? null, createdAt: created })) },
       deals: {
         create: (g.deals ?? []).map((d, index) => ({
           index,

@@ -1,0 +1,60 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import type { GameRecord } from '@mizerka/rules';
+import type { Prisma } from '../generated/prisma/client.js';
+import { botMarksOf, buildRecord, seatNamesOf } from '../games/index.js';
+import { Outbox } from '../outbox/outbox.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import { insertRecordsSql, recordSourcesSql, type RecordSourceRow } from './history.sql.js';
+
+/** What runs the SQL: the Prisma client or a transaction of it. */
+type Db = Pick<Prisma.TransactionClient, '$queryRaw' | '$executeRaw'>;
+
+/** A game's record from its stored rows: the one record builder, the games module's. */
+export function recordOfRow(row: RecordSourceRow): GameRecord & { players: string[] } {
+  return buildRecord({
+    preset: row.preset,
+    options: row.options,
+    firstDealer: row.first_dealer,
+    endSeat: row.end_seat,
+    endReason: row.end_reason,
+    players: seatNamesOf(row.seats.map((s) => ({ seat: s.seat, player: { name: s.name } })), row.seat_names, row.players),
+    bots: botMarksOf(row.seats.map((s) => ({ seat: s.seat, player: s })), row.players),
+    deals: row.deals,
+    moves: row.moves,
+  });
+}
+
+/**
+ * Builds and stores the records of those of `gameIds` that are finished and have none yet; the
+ * number stored. Idempotent: a game whose record is there (a repeat, a retry after a crash, another
+ * instance) is skipped by the read or, in a race, by the insert's ON CONFLICT DO NOTHING.
+ */
+export async function storeRecords(db: Db, gameIds: readonly string[]): Promise<number> {
+  if (gameIds.length === 0) return 0;
+  const rows = await db.$queryRaw<RecordSourceRow[]>(recordSourcesSql([...new Set(gameIds)]));
+  if (rows.length === 0) return 0;
+  return db.$executeRaw(insertRecordsSql(rows.map((row) => ({ gameId: row.id, text: JSON.stringify(recordOfRow(row)) }))));
+}
+
+/**
+ * Stores each finished game's record once, at its end, so that the export reads one row per game:
+ * the consumer of `gameFinished` (delivered at least once, on any instance; storeRecords makes a
+ * second delivery a no-op). A failure throws, and the outbox retries the batch.
+ */
+@Injectable()
+export class StoredRecords implements OnModuleInit {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly outbox: Outbox,
+  ) {}
+
+  onModuleInit(): void {
+    this.outbox.consume('gameFinished', 'records', async (items) => {
+      await this.store(items.map((i) => i.gameId));
+    });
+  }
+
+  async store(gameIds: readonly string[]): Promise<number> {
+    return storeRecords(this.prisma, gameIds);
+  }
+}
