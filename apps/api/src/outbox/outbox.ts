@@ -54,6 +54,8 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   private relaying: Promise<void> | null = null;
   private relayAgain = false;
   private relayTimer: NodeJS.Timeout | null = null;
+  /** When the last relay began (performance.now()); -Infinity before the first. */
+  private lastRelayAt = -Infinity;
   /** This instance's worker pools, as they mark the jobs they lock. */
   private readonly poolIds = new Set<string>();
 
@@ -102,9 +104,11 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   /**
-   * Something was just committed to the outbox: relay it soon. Cheap to call often: the first
-   * call waits JOB_RELAY_DELAY_MS so that the rows of many moves go in one job, and relays never
-   * overlap (a call during one runs another after it).
+   * Something was just committed to the outbox: relay it soon. Cheap to call often. Relays begin
+   * at most once per JOB_RELAY_DELAY_MS, so that under load the rows of many moves go in one job
+   * (one NOTIFY); when none began that long ago, at once: a quiet server (a person against bots, a
+   * correspondence game) does not wait for company. Relays never overlap (a call during one runs
+   * another after it).
    */
   kick(): void {
     if (!this.pool) return; // this instance works no jobs; another's sweep relays them
@@ -112,8 +116,10 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
       this.relayAgain = this.relaying !== null;
       return;
     }
+    const delayMs = this.config.get('jobs', { infer: true }).relayDelayMs;
     this.relayTimer = setTimeout(() => {
       this.relayTimer = null;
+      this.lastRelayAt = performance.now();
       this.relaying = this.relayAll().finally(() => {
         this.relaying = null;
         if (this.relayAgain) {
@@ -121,7 +127,7 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
           this.kick();
         }
       });
-    }, this.config.get('jobs', { infer: true }).relayDelayMs);
+    }, Math.max(0, this.lastRelayAt + delayMs - performance.now()));
   }
 
   /** Moves committed outbox rows into the job queue until none is left. */
