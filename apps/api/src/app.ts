@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import 'reflect-metadata';
 import { type INestApplication, ValidationPipe } from '@nestjs/common';
+import { validationFailed } from './common/validation-errors.js';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -52,7 +53,7 @@ export async function createApp(config: AppConfig, databaseUrl: string, logger: 
   app.use('/graphql', boundResponses(config.graphqlLimits.maxResponseBytes));
   app.useGlobalPipes(
     new InputGuardPipe('raw'),
-    new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false }),
+    new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false, exceptionFactory: validationFailed }),
     new InputGuardPipe('typed'),
   );
   notFoundEverywhere(app);
