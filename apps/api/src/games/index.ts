@@ -2,6 +2,7 @@
 // not from the folder's internals.
 export { dealFresh, seedHashOf, type NewDeal } from './dealing.js';
 export { DEAL_FACTS } from './deal-facts.js';
+export { FAMILIES, familyOf, parseFamily, parsePlayerCount, PRESETS_OF_FAMILY } from './family.js';
 export { eventViews } from './event-views.js';
 export { feedOf, followUpsOf, type TimeOutCause } from './follow-ups.js';
 export { GameFollowers } from './game-followers.js';

@@ -27,7 +27,7 @@ import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { badInput, notFound } from '../common/errors.js';
 import { decodeCursor, encodeCursor, pageOf } from '../common/paging.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { gamePlayers, importedSeats, SEAT_PLAYER, seedHashOf, type FamilyValue } from '../games/index.js';
+import { familyOf, gamePlayers, importedSeats, parseFamily, parsePlayerCount, PRESETS_OF_FAMILY, SEAT_PLAYER, seedHashOf } from '../games/index.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { GameFilterInput } from './dto/history.args.js';
 import { MAX_PLAYERS_NAMED } from './dto/history.args.js';
@@ -96,7 +96,7 @@ export class HistoryService {
     const items = page.items.map((g): { item: GameHistoryItem; row: GameRow } => ({ row: g, item: {
       id: g.id,
       preset: g.preset,
-      family: familyOf(g.preset),
+      family: familyOf(g.preset) ?? 'contract',
       playerCount: g.players,
       players: gamePlayers(
         seats.filter((s) => s.gameId === g.id),
@@ -264,14 +264,11 @@ export class HistoryService {
       presets = [rules.value.preset];
     }
     if (filter.family != null) {
-      if (filter.family !== 'contract' && filter.family !== 'bidding') throw badInput('family must be "contract" or "bidding"', { field: 'family' });
-      const ofFamily = PRESETS_BY_FAMILY[filter.family];
-      presets = presets ? presets.filter((p) => ofFamily.includes(p)) : ofFamily;
+      const ofFamily = PRESETS_OF_FAMILY[parseFamily(filter.family)];
+      presets = presets ? presets.filter((p) => ofFamily.includes(p)) : [...ofFamily];
       if (presets.length === 0) presets = ['-']; // a preset of the other family: nothing matches
     }
-    if (filter.playerCount != null && filter.playerCount !== 3 && filter.playerCount !== 4) {
-      throw badInput('playerCount must be 3 or 4', { field: 'playerCount' });
-    }
+    if (filter.playerCount != null) parsePlayerCount(filter.playerCount, 'playerCount');
     if (filter.place != null && (filter.place < 1 || filter.place > 4)) throw badInput('place must be 1 to 4', { field: 'place' });
     const needsSubject = filter.result != null || filter.place != null;
     if (needsSubject && playerIds.length === 0 && !caller) {
@@ -304,16 +301,6 @@ export class HistoryService {
 
 type postgresValues = never[];
 
-const PRESETS_BY_FAMILY: Record<FamilyValue, string[]> = { contract: [], bidding: [] };
-for (const preset of ['classic', 'classic-4', 'short', 'short-4', 'bidding', 'bidding-4']) {
-  const rules = makeRules(preset);
-  if (rules.ok) PRESETS_BY_FAMILY[rules.value.family].push(rules.value.preset);
-}
-
-function familyOf(preset: string): FamilyValue {
-  const rules = makeRules(preset);
-  return rules.ok ? rules.value.family : 'contract';
-}
 
 function recordRefused(error: RecordError) {
   return badInput(`record: ${formatRecordError(error)}`, {

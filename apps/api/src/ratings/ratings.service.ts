@@ -1,39 +1,20 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { makeRules, placesOf } from '@mizerka/rules';
+import { placesOf } from '@mizerka/rules';
 import { badInput, notFound } from '../common/errors.js';
 import { decodeCursor, pageOf } from '../common/paging.js';
 import { Prisma } from '../generated/prisma/client.js';
+import { familyOf, parseFamily, parsePlayerCount, type FamilyValue } from '../games/index.js';
 import { Outbox } from '../outbox/outbox.js';
 import type { PlayerKindValue } from '../players/models/player-kind.enum.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { LeaderboardPage, Rating, RatingChange, RatingHistoryPage } from './models/rating.model.js';
 import { newSkill, rateTable, skillOrdinal, type Skill } from './rating-math.js';
-import { type Family, leaderboardSql, type LeaderboardKey, playerRatingsSql, ratingHistorySql } from './ratings.sql.js';
+import { leaderboardSql, type LeaderboardKey, playerRatingsSql, ratingHistorySql } from './ratings.sql.js';
 
 type Tx = Prisma.TransactionClient;
 
 // Rating a game waits for its players' rating rows while another game of theirs is being rated.
 const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
-
-export const FAMILIES: readonly Family[] = ['contract', 'bidding'];
-
-/** The rating family of a preset (classic, short… → contract; bidding… → bidding); null for one the rules do not know. */
-export function familyOf(preset: string): Family | null {
-  const rules = makeRules(preset);
-  return rules.ok ? rules.value.family : null;
-}
-
-/** `family` from a request, or BAD_INPUT naming the field. */
-export function checkFamily(family: string, field = 'family'): Family {
-  if (!(FAMILIES as readonly string[]).includes(family)) throw badInput(`${field} must be "contract" or "bidding"`, { field });
-  return family as Family;
-}
-
-/** `players` from a request, or BAD_INPUT naming the field. */
-export function checkPlayers(players: number, field = 'players'): number {
-  if (players !== 3 && players !== 4) throw badInput(`${field} must be 3 or 4`, { field });
-  return players;
-}
 
 interface SeatRow {
   seat: number;
@@ -120,8 +101,8 @@ export class RatingsService implements OnModuleInit {
 
   /** A leaderboard page: players with at least `minGames` rated games, highest ordinal first. */
   async leaderboard(args: { family: string; players: number; minGames: number; first: number; after?: string | null }): Promise<LeaderboardPage> {
-    const family = checkFamily(args.family);
-    const players = checkPlayers(args.players);
+    const family = parseFamily(args.family);
+    const players = parsePlayerCount(args.players);
     const after = args.after ? decodeLeaderboardCursor(args.after) : null;
     const rows = await this.prisma.$queryRaw<
       { player_id: string; name: string; kind: PlayerKindValue; mu: number; sigma: number; ordinal: number; games: number; updated_at: Date }[]
@@ -151,8 +132,8 @@ export class RatingsService implements OnModuleInit {
     playerId: string,
     args: { family?: string | null; players?: number | null; first: number; after?: string | null },
   ): Promise<RatingHistoryPage> {
-    const family = args.family === undefined || args.family === null ? null : checkFamily(args.family);
-    const players = args.players === undefined || args.players === null ? null : checkPlayers(args.players);
+    const family = args.family === undefined || args.family === null ? null : parseFamily(args.family);
+    const players = args.players === undefined || args.players === null ? null : parsePlayerCount(args.players);
     const after = args.after ? decodeCursor(args.after) : null;
     const rows = await this.prisma.$queryRaw<
       {
@@ -216,7 +197,7 @@ export class RatingsService implements OnModuleInit {
  * first inserted at a newcomer's skill (in the same order, so two games inserting the same newcomer
  * queue on its key instead of crossing), then all are read FOR UPDATE.
  */
-async function lockRatings(tx: Tx, family: Family, players: number, playerIds: string[]): Promise<Map<string, Skill>> {
+async function lockRatings(tx: Tx, family: FamilyValue, players: number, playerIds: string[]): Promise<Map<string, Skill>> {
   const fresh = newSkill();
   await tx.$executeRaw`
     INSERT INTO ratings (player_id, family, players, mu, sigma, ordinal, games)

@@ -1,10 +1,9 @@
 import { Prisma } from '../generated/prisma/client.js';
 import type { CursorKey } from '../common/paging.js';
+import type { FamilyValue } from '../games/index.js';
 
 // The SQL of the ratings' reads, each built by one exported function, so that the benchmark runs
 // EXPLAIN (ANALYZE, BUFFERS) on exactly what the server runs.
-
-export type Family = 'contract' | 'bidding';
 
 /** Where a leaderboard page ends: the last entry's sort key. */
 export interface LeaderboardKey {
@@ -17,7 +16,7 @@ export interface LeaderboardKey {
  * ratings(family, players, ordinal desc, player_id) from the cursor on. The redundant
  * `ordinal <= key` bounds the scan; the OR orders the ties.
  */
-export function leaderboardSql(q: { family: Family; players: number; minGames: number; after: LeaderboardKey | null; limit: number }): Prisma.Sql {
+export function leaderboardSql(q: { family: FamilyValue; players: number; minGames: number; after: LeaderboardKey | null; limit: number }): Prisma.Sql {
   const after = q.after
     ? Prisma.sql`AND r.ordinal <= ${q.after.ordinal}::float8
                  AND (r.ordinal < ${q.after.ordinal}::float8 OR r.player_id > ${q.after.playerId}::uuid)`
@@ -31,7 +30,7 @@ export function leaderboardSql(q: { family: Family; players: number; minGames: n
 }
 
 /** A player's rating changes, newest first: an index scan of rating_changes(player_id, created_at desc). */
-export function ratingHistorySql(q: { playerId: string; family: Family | null; players: number | null; after: CursorKey | null; limit: number }): Prisma.Sql {
+export function ratingHistorySql(q: { playerId: string; family: FamilyValue | null; players: number | null; after: CursorKey | null; limit: number }): Prisma.Sql {
   return Prisma.sql`
     SELECT c.game_id::text AS game_id, g.preset, c.family, c.players, c.place,
            c.mu_before, c.sigma_before, c.mu_after, c.sigma_after, c.created_at
