@@ -2,9 +2,9 @@
  * npm run bench:bots-api — one scripted person against two server bots (default `strong`), through
  * the API, against the server in its own process: how long the person waits for their turn after
  * each of their moves, against how long the bots think. The person asks for their view every few
- * milliseconds (`--poll-ms`) and moves at once, so the game runs at the bots' and the queue's
+ * milliseconds (`--poll-ms`) and moves at once, so the game runs at the bots' and the server's
  * pace. Bot turns are read from the log (a bot's entry's created_at minus the entry before it: the
- * queue's relay and pick-up plus the think time), think times from the server's
+ * commit before, the head start or the job, and the think time), think times from the server's
  * mizerka_bot_think_seconds metric. A script that prints figures, not a test.
  */
 import { performance } from 'node:perf_hooks';

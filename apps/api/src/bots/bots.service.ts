@@ -1,6 +1,8 @@
-import { Inject, Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { currentPlayer, dealIndex, timeOutMove, view, type Move } from '@mizerka/rules';
 import { BOT_LEVELS, BOTS, botMove, type Bot, type BotLevel } from '@mizerka/bots';
+import { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../config/app-config.js';
 import { badInput, DomainError } from '../common/errors.js';
 import { JOB_QUEUE_SCHEMA } from '../database/job-queue.js';
 import { GameStore } from '../games/index.js';
@@ -10,7 +12,7 @@ import type { Lobby } from '../lobbies/models/lobby.model.js';
 import { botInputOf, botSeed } from '../moves/bot-move.js';
 import type { SeatlessMove } from '../moves/move-input.js';
 import { MovesService } from '../moves/moves.service.js';
-import { Outbox } from '../outbox/outbox.js';
+import { Outbox, type LocalCommit } from '../outbox/outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { pickServerBot } from './bot-players.js';
 
@@ -19,6 +21,10 @@ export const BOT_TASK = 'game.botMove';
 export const BOT_TABLE = Symbol('BOT_TABLE');
 /** The strong bot's think time per move: a game of one person and bots runs at the person's pace. */
 export const STRONG_BUDGET_MS = 800;
+/** Bot turns waiting for the in-process head start, at most; past it the durable job plays them. */
+const HEAD_START_QUEUE = 256;
+/** Players whose kind is remembered (it never changes); the map is cleared when it grows past this. */
+const KNOWN_PLAYERS = 50_000;
 
 /** A bot job's payload: the turn it was set for. */
 interface BotJob {
@@ -37,9 +43,15 @@ interface BotJob {
  * so a run after a crash picks the same move.
  */
 @Injectable()
-export class BotsService implements OnModuleInit {
+export class BotsService implements OnModuleInit, OnApplicationShutdown {
   private readonly log = new Logger('Bots');
   private readonly levels: Readonly<Record<BotLevel, Bot>>;
+  /** Player id → server bot level (null: a person or a bot account). */
+  private readonly knownPlayers = new Map<string, BotLevel | null>();
+  /** Bot turns started in process, one after another: a strong bot thinks on this thread. */
+  private readonly headStarts: BotJob[] = [];
+  private headStarting: Promise<void> | null = null;
+  private stopping = false;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -47,6 +59,7 @@ export class BotsService implements OnModuleInit {
     private readonly store: GameStore,
     private readonly moves: MovesService,
     private readonly lobbies: LobbiesService,
+    private readonly config: ConfigService<AppConfig, true>,
     @Optional() @Inject(BOT_TABLE) levels?: Readonly<Record<BotLevel, Bot>>,
   ) {
     this.levels = levels ?? BOTS;
@@ -55,6 +68,56 @@ export class BotsService implements OnModuleInit {
   onModuleInit(): void {
     this.outbox.consume('turnBegan', 'bots', (items) => this.schedule(items.map((i) => ({ gameId: i.gameId, playerId: i.entry.playerId }))));
     this.outbox.task(BOT_TASK, (payload) => this.play(botJobOf(payload)));
+    this.outbox.onCommit((commit) => void this.headStart(commit));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    this.headStarts.length = 0; // their jobs play them
+    await this.headStarting;
+  }
+
+  /**
+   * A write this instance committed: when it made it a server bot's turn, play it now. Turns of
+   * people are passed over without a query once their player is known; a game's first turn (no
+   * entries at hand) is left to `play`, which reads the game.
+   */
+  private async headStart({ gameId, seq, entries }: LocalCommit): Promise<void> {
+    if (this.stopping) return;
+    if (entries) {
+      const turn = entries.find((e) => e.type === 'turnBegan');
+      if (!turn || turn.type !== 'turnBegan') return;
+      try {
+        if ((await this.botLevelOf(turn.playerId)) === null) return;
+      } catch (error) {
+        this.log.warn(`game ${gameId}: ${String(error)}`); // the job plays the turn
+        return;
+      }
+    }
+    if (this.headStarts.length >= HEAD_START_QUEUE) return;
+    this.headStarts.push({ gameId, version: seq });
+    this.headStarting ??= this.playHeadStarts().finally(() => (this.headStarting = null));
+  }
+
+  private async playHeadStarts(): Promise<void> {
+    for (let job = this.headStarts.shift(); job && !this.stopping; job = this.headStarts.shift()) {
+      try {
+        await this.play(job);
+      } catch (error) {
+        this.log.warn(`game ${job.gameId} at version ${job.version}: the bot's head start failed, its job will play (${String(error)})`);
+      }
+    }
+  }
+
+  /** The server bot level of a player, or null; a player's kind never changes, so it is remembered. */
+  private async botLevelOf(playerId: string): Promise<BotLevel | null> {
+    const known = this.knownPlayers.get(playerId);
+    if (known !== undefined) return known;
+    const player = await this.prisma.player.findUnique({ where: { id: playerId }, select: { botLevel: true } });
+    const level = (player?.botLevel ?? null) as BotLevel | null;
+    if (this.knownPlayers.size >= KNOWN_PLAYERS) this.knownPlayers.clear();
+    if (player) this.knownPlayers.set(playerId, level);
+    return level;
   }
 
   /** The host seats a server bot of `level` (at `seat`, else the lowest free one); a full table starts its game. */
@@ -81,13 +144,15 @@ export class BotsService implements OnModuleInit {
     await this.prisma.$transaction(async (tx) => {
       await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended('bot:' || id, 0)) FROM unnest($1::uuid[]) AS id`, ids);
       await tx.$executeRawUnsafe(
-        `SELECT ${q}.add_job($2::text, json_build_object('gameId', g.id, 'version', g.version), job_key => 'bot:' || g.id::text)
+        `SELECT ${q}.add_job($2::text, json_build_object('gameId', g.id, 'version', g.version), job_key => 'bot:' || g.id::text,
+                run_at => now() + make_interval(secs => $3::float8 / 1000))
            FROM games g
            JOIN game_seats s ON s.game_id = g.id AND s.seat = g.to_move
            JOIN players p ON p.id = s.player_id
           WHERE g.id = ANY($1::uuid[]) AND g.status = 'active' AND p.bot_level IS NOT NULL`,
         ids,
         BOT_TASK,
+        this.config.get('jobs', { infer: true }).botGraceMs,
       );
     });
   }
@@ -98,13 +163,12 @@ export class BotsService implements OnModuleInit {
    * rules still refuse gives way to the rules' plain time-out move, so a bot never stalls a game.
    */
   async play({ gameId, version }: BotJob): Promise<void> {
-    const game = await this.store.read(gameId, null, null);
-    if (!game || game.status !== 'active' || game.version !== version) return;
+    const game = await this.moves.gameAt(gameId, version);
+    if (!game || game.status !== 'active') return;
     const seat = currentPlayer(game.state);
     if (seat === null) return;
     const playerId = game.seats[seat];
-    const player = await this.prisma.player.findUnique({ where: { id: playerId }, select: { botLevel: true } });
-    const level = player?.botLevel as BotLevel | null | undefined;
+    const level = await this.botLevelOf(playerId);
     if (!level || !(level in this.levels)) return;
 
     const events = await this.store.dealEvents(gameId, dealIndex(game.state), version);

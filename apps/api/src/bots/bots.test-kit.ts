@@ -1,10 +1,13 @@
 import { loadConfig, type AppConfig } from '../config/app-config.js';
 import type { TestApp } from '../../../../test/app.js';
 
-/** Jobs worked at once, relayed at once: a bot moves soon after its turn begins. */
+/**
+ * Jobs worked at once, relayed at once; a bot's job waits ten minutes, so the bots of a game that
+ * runs to its end in a test moved by the head start its instance gave them at the commit.
+ */
 const base = loadConfig({});
 export const FAST: Partial<AppConfig> = {
-  jobs: { ...base.jobs, worker: true, pollMs: 100, relayDelayMs: 5 },
+  jobs: { ...base.jobs, worker: true, pollMs: 100, relayDelayMs: 5, botGraceMs: 600_000 },
   clocks: { minMoveSeconds: 1, warningPercent: 0 },
 };
 /** No jobs at all in this process: a test drives the bot service by hand. */

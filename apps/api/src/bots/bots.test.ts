@@ -1,5 +1,6 @@
 import { currentPlayer, dealIndex, moveToJson, replay, type GameRecord } from '@mizerka/rules';
 import { BOTS, botMove, type Bot, type BotLevel } from '@mizerka/bots';
+import { ConfigService } from '@nestjs/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { GameStore } from '../games/index.js';
@@ -185,7 +186,7 @@ describe('bot move jobs, driven by hand', () => {
 
   function service(levels?: Record<BotLevel, Bot>): BotsService {
     const a = t.app;
-    return new BotsService(a.get(PrismaService), a.get(Outbox), a.get(GameStore), a.get(MovesService), a.get(LobbiesService), levels);
+    return new BotsService(a.get(PrismaService), a.get(Outbox), a.get(GameStore), a.get(MovesService), a.get(LobbiesService), a.get(ConfigService), levels);
   }
 
   it('move once for a job run twice, and not at all for a turn that is over', async () => {
@@ -241,4 +242,46 @@ describe('bot move jobs, driven by hand', () => {
     const game = await prisma.game.findUniqueOrThrow({ where: { id: gameId } });
     expect(game.version).toBeGreaterThan(version);
   });
+});
+
+describe('a bot’s turn committed where no head start runs', () => {
+  let writer: TestApp;
+  let worker: TestApp;
+  const GRACE_MS = 300;
+  beforeAll(async () => {
+    // The writer works no jobs, so nothing plays a bot's turn in its process; the worker's job
+    // does, once the grace is over (the job that carries a turn across a crash of its instance).
+    writer = await startTestApp(NO_JOBS);
+    worker = await startTestApp({ ...FAST, jobs: { ...FAST.jobs!, botGraceMs: GRACE_MS } }, writer.databaseUrl);
+  });
+  afterAll(async () => {
+    await Promise.all([writer?.close(), worker?.close()]);
+  });
+
+  it('is played by the durable job after the grace', async () => {
+    const [person] = await players(writer, 1, 'btg');
+    const lobbyId = await openLobby(writer, person.token);
+    await addBot(writer, person.token, lobbyId, 'random');
+    const gameId = (await addBot(writer, person.token, lobbyId, 'random')).data!.addBot.gameId as string;
+    const prisma = writer.app.get(PrismaService);
+    const random = rng(5);
+    const entries = () =>
+      prisma.gameEvent.findMany({ where: { gameId }, orderBy: { seq: 'asc' }, select: { seq: true, actor: true, kind: true, createdAt: true } });
+    while ((await entries()).filter((e) => e.actor === 'bot').length < 3) {
+      const game = await waitFor(async () => {
+        const g = (await writer.gql(TURN_QUERY, { id: gameId }, person.token)).data!.game;
+        return (g.status === 'finished' || g.view.legalMoves !== null) && g;
+      }, 'the person’s turn');
+      if (game.status === 'finished') break;
+      await writer.gql(MAKE_MOVE, { input: { gameId, expectedVersion: game.version, ...pickMove(game.view.legalMoves, random) } }, person.token);
+    }
+    const log = await entries();
+    // A bot's turn begun by the writer (the person's move, or the game's first deal) waited out the
+    // grace; one begun by the other bot's move was committed by the worker, which plays it at once.
+    const waits = log.flatMap((e, i) =>
+      e.actor === 'bot' && (log[i - 1].actor === 'player' || log[i - 1].seq === 1) ? [e.createdAt.getTime() - log[i - 1].createdAt.getTime()] : [],
+    );
+    expect(waits.length).toBeGreaterThanOrEqual(1);
+    for (const waited of waits) expect(waited).toBeGreaterThanOrEqual(GRACE_MS - 5);
+  }, 60_000);
 });

@@ -36,6 +36,7 @@ describe('loadConfig', () => {
       JOB_BATCH: '1',
       JOB_BATCH_DELAY_MS: '0',
       JOB_RELAY_DELAY_MS: '5',
+      BOT_JOB_GRACE_MS: '250',
       MAX_TOKENS_PER_PLAYER: '3',
       MAX_OPEN_LOBBIES_PER_PLAYER: '2',
       WS_MAX_SOCKETS_PER_PLAYER: '4',
@@ -83,7 +84,7 @@ describe('loadConfig', () => {
       quotas: { tokensPerPlayer: 3, openLobbiesPerPlayer: 2 },
       live: { socketsPerPlayer: 4, subscriptionsPerSocket: 6, subscriptionsPerPlayer: 7, maxMessageBytes: 2048, idleSeconds: 0 },
       graphqlLimits: { maxDepth: 12, maxAliases: 3, maxDirectives: 4, maxTokens: 5000, maxCost: 50_000, maxResponseBytes: 65_536 },
-      jobs: { worker: false, concurrency: 8, pollMs: 500, batch: 1, batchDelayMs: 0, relayDelayMs: 5 },
+      jobs: { worker: false, concurrency: 8, pollMs: 500, batch: 1, batchDelayMs: 0, relayDelayMs: 5, botGraceMs: 250 },
       workers: 2,
       clocks: { minMoveSeconds: 5, warningPercent: 10 },
       streams: { keepAliveMs: 15_000, feedPollMs: 2000 },
@@ -153,7 +154,7 @@ describe('loadConfig', () => {
   });
 
   it('works jobs in every instance by default', () => {
-    expect(loadConfig({}).jobs).toEqual({ worker: true, concurrency: 4, pollMs: 1000, batch: 32, batchDelayMs: 20, relayDelayMs: 50 });
+    expect(loadConfig({}).jobs).toEqual({ worker: true, concurrency: 4, pollMs: 1000, batch: 32, batchDelayMs: 20, relayDelayMs: 50, botGraceMs: 2000 });
   });
 
   it('runs one server process unless WORKERS says more, and more only with REDIS_URL', () => {

@@ -93,6 +93,8 @@ export interface AppConfig {
     batchDelayMs: number;
     /** How long after a commit its outbox rows wait to be relayed with others', in ms. */
     relayDelayMs: number;
+    /** How long a bot's job waits for the committing instance to play the turn itself, in ms. */
+    botGraceMs: number;
   };
   /** Move clocks of timed games. */
   clocks: {
@@ -229,6 +231,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       batch: integer('JOB_BATCH', 32, 1, 1000),
       batchDelayMs: integer('JOB_BATCH_DELAY_MS', 20, 0, 10_000),
       relayDelayMs: integer('JOB_RELAY_DELAY_MS', 50, 0, 10_000),
+      botGraceMs: integer('BOT_JOB_GRACE_MS', 2000, 0, 600_000),
     },
     clocks: {
       minMoveSeconds: integer('MIN_MOVE_SECONDS', 60, 1, 86_400),

@@ -306,7 +306,7 @@ export class LobbiesService {
         return { lobby: await this.view(tx, lobby.id), feed };
       }, TX_OPTIONS).then(({ lobby, feed }) => {
         this.feed.published(feed);
-        this.outbox.kick(); // the new game's first turn, now committed
+        if (lobby.gameId) this.outbox.committed({ gameId: lobby.gameId, seq: 1, entries: null }); // the new game's first turn
         return lobby;
       }),
     );
@@ -352,7 +352,8 @@ export class LobbiesService {
         return this.view(tx, lobbyId);
       }, TX_OPTIONS);
       this.feed.published(feed);
-      if (changed.status === LobbyStatus.started) this.outbox.kick(); // the game's first turn, now committed
+      // The game's first turn (its deal is log entry 1), now committed.
+      if (changed.status === LobbyStatus.started && changed.gameId) this.outbox.committed({ gameId: changed.gameId, seq: 1, entries: null });
       return changed;
     } catch (error) {
       throw asConflict(error);

@@ -86,6 +86,18 @@ export class MovesService {
     return this.submit(gameId, { kind: 'system', seat, cause: 'forfeit' }, { type: 'end', reason: 'forfeit' }, { expectedVersion });
   }
 
+  /**
+   * The game if it is still at `version` (a job's turn), else null: from this process's cache when
+   * it holds that version (a version names one state), else read.
+   */
+  async gameAt(gameId: string, version: number): Promise<StoredGame | null> {
+    const cached = this.cache.get(gameId);
+    if (cached && cached.version === version) return cached;
+    const read = await this.store.read(gameId, null, null);
+    if (!read || read.version !== version) return null;
+    return { status: read.status, version: read.version, state: read.state, seats: read.seats, clock: read.clock };
+  }
+
   async submit(gameId: string, actor: Actor, action: Action, options: MoveOptions): Promise<MoveResult> {
     const started = performance.now();
     try {
@@ -132,7 +144,7 @@ export class MovesService {
     // After the commit: followers read what is now durable.
     this.bus.published(gameId, result.version);
     this.feed.published(write.feed, tx);
-    if (write.outbox) this.outbox.kick();
+    if (write.outbox) this.outbox.committed({ gameId, seq: write.outbox.seq, entries: write.outbox.entries });
     return result;
   }
 

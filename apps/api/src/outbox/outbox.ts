@@ -16,6 +16,16 @@ export interface OutboxItem<T extends OutboxEntryType = OutboxEntryType> {
 }
 
 /**
+ * A write this instance has just committed: its game, the log entry it ended at and, when the
+ * writer has them at hand, the outbox entries it queued (null: see the game).
+ */
+export interface LocalCommit {
+  gameId: string;
+  seq: number;
+  entries: readonly OutboxEntry[] | null;
+}
+
+/**
  * Does what entries of one kind ask, for a batch of them in commit order (so that a consumer can
  * write them in one statement). Must be idempotent: a batch may be delivered again.
  */
@@ -58,6 +68,7 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   private lastRelayAt = -Infinity;
   /** This instance's worker pools, as they mark the jobs they lock. */
   private readonly poolIds = new Set<string>();
+  private readonly commitListeners: ((commit: LocalCommit) => void)[] = [];
 
   constructor(
     @Inject(DATABASE_URL) private readonly databaseUrl: string,
@@ -100,6 +111,31 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
           throw error;
         }
       }
+    }
+  }
+
+  /**
+   * Registers `listener` for the writes this instance commits, handed over on the next turn of the
+   * event loop: a head start for work that the durable consumers would otherwise begin only after
+   * the relay and the queue's pick-up (a bot's move). Never instead of a consumer: a commit whose
+   * process dies before the listener runs is still relayed. Only on an instance that works jobs.
+   */
+  onCommit(listener: (commit: LocalCommit) => void): void {
+    this.commitListeners.push(listener);
+  }
+
+  /** A write just committed its outbox row: relay it soon, and tell this instance's listeners. */
+  committed(commit: LocalCommit): void {
+    this.kick();
+    if (!this.pool) return;
+    for (const listener of this.commitListeners) {
+      setImmediate(() => {
+        try {
+          listener(commit);
+        } catch (error) {
+          this.log.warn(`a commit listener failed on game ${commit.gameId}: ${String(error)}`);
+        }
+      });
     }
   }
 
