@@ -111,13 +111,27 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
 
   /** The server bot level of a player, or null; a player's kind never changes, so it is remembered. */
   private async botLevelOf(playerId: string): Promise<BotLevel | null> {
-    const known = this.knownPlayers.get(playerId);
-    if (known !== undefined) return known;
-    const player = await this.prisma.player.findUnique({ where: { id: playerId }, select: { botLevel: true } });
-    const level = (player?.botLevel ?? null) as BotLevel | null;
-    if (this.knownPlayers.size >= KNOWN_PLAYERS) this.knownPlayers.clear();
-    if (player) this.knownPlayers.set(playerId, level);
-    return level;
+    return (await this.botLevelsOf([playerId])).get(playerId) ?? null;
+  }
+
+  /** botLevelOf for many players: one query for those not known yet, none when all are. */
+  private async botLevelsOf(playerIds: readonly string[]): Promise<Map<string, BotLevel | null>> {
+    const levels = new Map<string, BotLevel | null>();
+    const unknown: string[] = [];
+    for (const id of new Set(playerIds)) {
+      const known = this.knownPlayers.get(id);
+      if (known === undefined) unknown.push(id);
+      else levels.set(id, known);
+    }
+    if (unknown.length === 0) return levels;
+    const rows = await this.prisma.$queryRaw<{ id: string; bot_level: BotLevel | null }[]>`
+      SELECT id::text, bot_level FROM players WHERE id = ANY(${unknown}::uuid[])`;
+    if (this.knownPlayers.size + rows.length > KNOWN_PLAYERS) this.knownPlayers.clear();
+    for (const row of rows) {
+      this.knownPlayers.set(row.id, row.bot_level);
+      levels.set(row.id, row.bot_level);
+    }
+    return levels;
   }
 
   /** The host seats a server bot of `level` (at `seat`, else the lowest free one); a full table starts its game. */
@@ -135,10 +149,8 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
    */
   async schedule(turns: readonly { gameId: string; playerId: string }[]): Promise<void> {
     if (turns.length === 0) return;
-    const bots = await this.prisma.$queryRaw<{ id: string }[]>`
-      SELECT id::text FROM players WHERE id = ANY(${[...new Set(turns.map((t) => t.playerId))]}::uuid[]) AND bot_level IS NOT NULL`;
-    const botIds = new Set(bots.map((b) => b.id));
-    const ids = [...new Set(turns.filter((t) => botIds.has(t.playerId)).map((t) => t.gameId))].sort();
+    const levels = await this.botLevelsOf(turns.map((t) => t.playerId));
+    const ids = [...new Set(turns.filter((t) => levels.get(t.playerId)).map((t) => t.gameId))].sort();
     if (ids.length === 0) return;
     const q = JOB_QUEUE_SCHEMA;
     await this.prisma.$transaction(async (tx) => {

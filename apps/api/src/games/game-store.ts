@@ -16,6 +16,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { insertOutboxSql, type OutboxJob } from '../outbox/outbox-entries.js';
 import { isUniqueViolation } from '../prisma/errors.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { GameSql } from './game-sql.js';
 import type { NewFeedEvent } from '../player-events/feed-events.js';
 import { insertFeedSql } from '../player-events/feed.js';
 import type { NewDeal } from './dealing.js';
@@ -104,11 +105,14 @@ export interface GameWrite {
  */
 @Injectable()
 export class GameStore {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly sql: GameSql,
+  ) {}
 
   /** One round trip: the game row, its seats, `playerId`'s seat and earlier use of `key`. */
   async read(gameId: string, playerId: string | null, key: string | null): Promise<GameRead | null> {
-    const rows = await this.prisma.$queryRaw<
+    const rows = await this.sql.rows<
       {
         status: GameStatusValue;
         version: number;
@@ -123,8 +127,8 @@ export class GameStore {
         earlier_seq: number | null;
         request_hash: string | null;
         response: unknown;
-      }[]
-    >`
+      }
+>(Prisma.sql`
       SELECT g.status::text AS status, g.version, g.state, s.seat,
              g.time_control, g.turn_started_at, g.turn_deadline, g.bank_ms, g.timeouts,
              (SELECT array_agg(a.player_id::text ORDER BY a.seat) FROM game_seats a WHERE a.game_id = g.id) AS seats,
@@ -133,7 +137,7 @@ export class GameStore {
         LEFT JOIN game_seats s ON s.game_id = g.id AND s.player_id = ${playerId}::uuid
         LEFT JOIN game_events e
           ON e.game_id = g.id AND e.player_id = ${playerId}::uuid AND e.idempotency_key = ${key}::varchar
-       WHERE g.id = ${gameId}::uuid`;
+       WHERE g.id = ${gameId}::uuid`);
     const r = rows[0];
     if (!r) return null;
     return {
@@ -263,8 +267,9 @@ export class GameStore {
 
     let rowsOut: { applied: number; tx: string }[];
     try {
-      rowsOut = await this.prisma.$queryRaw<{ applied: number; tx: string }[]>`
-        WITH ${Prisma.join(ctes, ', ')} SELECT count(*)::int AS applied, pg_current_xact_id()::text AS tx FROM g`;
+      rowsOut = await this.sql.rows<{ applied: number; tx: string }>(
+        Prisma.sql`WITH ${Prisma.join(ctes, ', ')} SELECT count(*)::int AS applied, pg_current_xact_id()::text AS tx FROM g`,
+      );
     } catch (error) {
       // The same (gameId, seq) or idempotency key written by a concurrent request: a lost race.
       if (isUniqueViolation(error)) return null;

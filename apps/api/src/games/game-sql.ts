@@ -1,0 +1,44 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import postgres from 'postgres';
+import type { AppConfig } from '../config/app-config.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import { DATABASE_URL } from '../prisma/database-url.js';
+
+/** PostgreSQL's type id of jsonb. */
+const JSONB = 3802;
+
+/**
+ * The move path's own Postgres.js pool, for the game store's two hot statements (the read and the
+ * guarded write). They are built as Prisma.Sql, as everywhere else, but run here as named prepared
+ * statements: a statement's text depends only on the write's shape (how many log entries, whether a
+ * trick or a deal ended), so each connection parses and plans each shape once instead of on every
+ * move, and Postgres.js spends less of the server's CPU per query than Prisma over `pg`
+ * (`npm run bench:api`, README). Everything else stays with Prisma.
+ */
+@Injectable()
+export class GameSql implements OnApplicationShutdown {
+  private readonly sql: postgres.Sql;
+
+  constructor(@Inject(DATABASE_URL) url: string, config: ConfigService<AppConfig, true>) {
+    this.sql = postgres(url, {
+      max: config.get('databasePoolSize', { infer: true }),
+      idle_timeout: 30,
+      connect_timeout: 5,
+      prepare: true,
+      onnotice: () => undefined,
+      // Our jsonb parameters are JSON text already (JSON.stringify'd, as for Prisma): sent as they are.
+      types: { jsonbText: { to: JSONB, from: [], serialize: (text: string) => text, parse: (text: string) => text } },
+      connection: { application_name: 'mizerka-moves', statement_timeout: 15_000 },
+    });
+  }
+
+  /** Runs `query` as a prepared statement; answers its rows. */
+  async rows<T>(query: Prisma.Sql): Promise<T[]> {
+    return (await this.sql.unsafe(query.text, query.values as postgres.ParameterOrJSON<never>[], { prepare: true })) as unknown as T[];
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.sql.end({ timeout: 5 });
+  }
+}
