@@ -129,6 +129,10 @@ export function graphqlGuards(limits: QueryLimits): GraphQLGuards {
   };
 }
 
+/** Validated documents kept per server for graphql-ws, each of a text this long at most: a few MB in all. */
+const VALID_DOCUMENTS = 500;
+const VALID_DOCUMENT_CHARS = 4096;
+
 /** graphql-ws's subscribe message, as far as it is read here. */
 interface SubscribePayload {
   query: string;
@@ -143,16 +147,35 @@ interface SubscribePayload {
  */
 export function guardSubscription(schema: () => GraphQLSchema, guards: GraphQLGuards) {
   const rules = [...specifiedRules, ...guards.validationRules];
-  return (payload: SubscribePayload): ExecutionArgs | readonly GraphQLError[] => {
+  // Documents that passed, by their text, as Apollo keeps them for HTTP: a client sends the same
+  // few operations again and again (a move over its socket), and every rule reads the document
+  // alone (the cost rule takes the largest page where a size is a variable), never the variables.
+  const valid = new Map<string, DocumentNode>();
+  const checked = (query: string): DocumentNode | readonly GraphQLError[] => {
+    const known = valid.get(query);
+    if (known) {
+      valid.delete(query); // re-inserted last: the Map's order is the eviction order
+      valid.set(query, known);
+      return known;
+    }
     let document: DocumentNode;
     try {
-      document = parse(payload.query, guards.parseOptions);
+      document = parse(query, guards.parseOptions);
     } catch (error) {
       if (!(error instanceof GraphQLError)) throw error;
       return [asClientError(error)];
     }
     const errors = validate(schema(), document, rules);
     if (errors.length > 0) return errors.map(asClientError);
+    if (query.length <= VALID_DOCUMENT_CHARS) {
+      if (valid.size >= VALID_DOCUMENTS) valid.delete(valid.keys().next().value!);
+      valid.set(query, document);
+    }
+    return document;
+  };
+  return (payload: SubscribePayload): ExecutionArgs | readonly GraphQLError[] => {
+    const document = checked(payload.query);
+    if (!('kind' in document)) return document;
     return { schema: schema(), document, operationName: payload.operationName, variableValues: payload.variables };
   };
 }
