@@ -29,6 +29,7 @@ import {
   type Player,
 } from './clients.js';
 import { kill, startServer } from './server-process.js';
+import { wsTransport, type WsTransport } from '../../apps/api/bench/game-client/index.js';
 
 
 interface Success {
@@ -53,6 +54,10 @@ describe('SIGKILL while moves are in flight (DATABASE_URL)', () => {
     const random = rng(Number(process.env.E2E_SEED ?? 4242));
     let server = await startServer({ DATABASE_URL: databaseUrl });
     let h: Http = http(server.url, { timeoutMs: 20_000, retryReset: false });
+    // Each player's graphql-ws socket, as a client holds one for its subscriptions: a move over it
+    // must be kept as surely as one over HTTP.
+    const sockets = (): WsTransport => wsTransport(server.url, { ...h, close: () => undefined });
+    let ws = sockets();
     const players = await registerMany(h, 3, 'rk');
     const { gameId } = await seatTable(h, players, 'short', {});
     // Part of a game, calmly.
@@ -65,7 +70,10 @@ describe('SIGKILL while moves are in flight (DATABASE_URL)', () => {
     for (let round = 0; round < 3; round++) {
       let dead = false;
       const unknowns: Unknown[] = [];
-      /** Moves as fast as the seats can: each move sent three times at once (two idempotent twins and one with expectedVersion). */
+      /**
+       * Moves as fast as the seats can: each move sent four times at once (idempotent twins over
+       * HTTP and over the socket, and one with expectedVersion).
+       */
       const mover = (async () => {
         while (!dead) {
           let turn;
@@ -81,9 +89,10 @@ describe('SIGKILL while moves are in flight (DATABASE_URL)', () => {
           const attempts = [
             { via: 'gql twin', input: { gameId, idempotencyKey: key, ...move } },
             { via: 'gql twin', input: { gameId, idempotencyKey: key, ...move } },
+            { via: 'ws twin', input: { gameId, idempotencyKey: key, ...move } },
             { via: 'gql expectedVersion', input: { gameId, expectedVersion: turn.version, ...move } },
           ];
-          const settled = await Promise.allSettled(attempts.map((a) => h.gql(MAKE_MOVE, { input: a.input }, token)));
+          const settled = await Promise.allSettled(attempts.map((a) => (a.via === 'ws twin' ? ws : h).gql<any>(MAKE_MOVE, { input: a.input }, token)));
           let answered = false;
           // The keyed twins and the expectedVersion request are different requests for the same move:
           // a twin that reads the game after the expectedVersion one moved it is refused by the rules
@@ -96,7 +105,7 @@ describe('SIGKILL while moves are in flight (DATABASE_URL)', () => {
                 successes.push({ version: s.value.data.makeMove.version, seat: turn.seat, move, via: attempts[i].via });
               } else {
                 const code = s.value.errors?.[0]?.extensions?.code;
-                const refusedAfterSibling = siblingMoved && attempts[i].via === 'gql twin' && (code === 'NOT_YOUR_TURN' || code === 'ILLEGAL_MOVE');
+                const refusedAfterSibling = siblingMoved && attempts[i].via !== 'gql expectedVersion' && (code === 'NOT_YOUR_TURN' || code === 'ILLEGAL_MOVE');
                 // Losing to one's own twin is CONFLICT; anything else (INTERNAL, …) is a failure.
                 if (code !== 'CONFLICT' && !refusedAfterSibling) throw new Error(`unexpected answer ${JSON.stringify(s.value.errors)}`);
               }
@@ -110,8 +119,10 @@ describe('SIGKILL while moves are in flight (DATABASE_URL)', () => {
       dead = true;
       await mover;
 
+      await ws.close();
       server = await startServer({ DATABASE_URL: databaseUrl });
       h = http(server.url, { timeoutMs: 20_000, retryReset: false });
+      ws = sockets();
 
       // An in-flight move without an answer may or may not have been made: retrying with the
       // same key gives the first result, or makes it now; either way it is there exactly once.
@@ -166,6 +177,8 @@ describe('SIGKILL while moves are in flight (DATABASE_URL)', () => {
       expect(at).toBeGreaterThanOrEqual(0);
       expect(recordMoves[at], `move acknowledged at version ${s.version}`).toEqual(recordMoveOf(s.seat, s.move));
     }
+    expect(successes.some((s) => s.via === 'ws twin'), 'some move was answered over the socket').toBe(true);
+    await ws.close();
     await kill(server, 'SIGTERM');
   }, 600_000);
 });

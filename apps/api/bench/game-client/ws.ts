@@ -17,7 +17,15 @@ export function wsTransport(baseUrl: string, http: HttpTransport): WsTransport {
   const socketFor = (token: string): Client => {
     let client = clients.get(token);
     if (!client) {
-      client = createClient({ url, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0, lazy: false });
+      client = createClient({
+        url,
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${token}` },
+        retryAttempts: 0,
+        lazy: false,
+        // A socket that fails (the server killed) fails its operations; graphql-ws would also print it.
+        onNonLazyError: () => undefined,
+      });
       clients.set(token, client);
     }
     return client;
