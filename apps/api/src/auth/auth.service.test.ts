@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app-config.js';
+import type { HotSql } from '../prisma/hot-sql.js';
 import type { PrismaService } from '../prisma/prisma.service.js';
 import { AuthService } from './auth.service.js';
 import { InstanceBus } from '../instance-bus/instance-bus.js';
@@ -16,8 +17,8 @@ function fakeDatabase() {
   let expiresAt: Date | null = null;
   let gate: Promise<void> | null = null;
   let reads = 0;
-  const prisma = {
-    $queryRaw: async (strings: TemplateStringsArray, ...values: unknown[]) => {
+  const hot = {
+    rows: async ({ values }: { values: unknown[] }) => {
       reads++;
       // The row as it is when the statement runs, returned after the gate opens.
       const snapshot = { revoked_at: revokedAt, expires_at: expiresAt };
@@ -25,10 +26,11 @@ function fakeDatabase() {
       if (values[0] !== hashToken(TOKEN)) return [];
       return [{ token_id: TOKEN_ID, last_used_at: new Date(), scopes: ['read', 'play'], player_id: 'p1', name: 'ala', ...snapshot }];
     },
-    apiToken: { update: async () => ({}) },
   };
+  const prisma = { apiToken: { update: async () => ({}) } };
   return {
     prisma: prisma as unknown as PrismaService,
+    hot: hot as unknown as HotSql,
     reads: () => reads,
     revoke: () => (revokedAt = new Date()),
     expire: (at: Date) => (expiresAt = at),
@@ -52,7 +54,7 @@ describe('AuthService', () => {
   it('caches a token for AUTH_CACHE_SECONDS and drops it at once when revoked here', async () => {
     const db = fakeDatabase();
     const bus = new RevocationBus(singleInstance);
-    const auth = new AuthService(db.prisma, bus, config(60));
+    const auth = new AuthService(db.prisma, db.hot, bus, config(60));
     expect((await auth.authenticate(`Bearer ${TOKEN}`)).scopes).toEqual(['read', 'play']);
     await auth.authenticate(`Bearer ${TOKEN}`);
     expect(db.reads()).toBe(1);
@@ -64,7 +66,7 @@ describe('AuthService', () => {
   it('does not re-cache a token whose read raced its revoke', async () => {
     const db = fakeDatabase();
     const bus = new RevocationBus(singleInstance);
-    const auth = new AuthService(db.prisma, bus, config(60));
+    const auth = new AuthService(db.prisma, db.hot, bus, config(60));
     // The read starts and sees the token unrevoked; the revoke commits and is announced before
     // the read's answer comes back.
     const open = db.hold();
@@ -82,7 +84,7 @@ describe('AuthService', () => {
   it('answers, but does not cache, a read that raced the revoke of another token', async () => {
     const db = fakeDatabase();
     const bus = new RevocationBus(singleInstance);
-    const auth = new AuthService(db.prisma, bus, config(60));
+    const auth = new AuthService(db.prisma, db.hot, bus, config(60));
     const open = db.hold();
     const racing = auth.authenticate(`Bearer ${TOKEN}`);
     await new Promise((r) => setImmediate(r));
@@ -95,13 +97,13 @@ describe('AuthService', () => {
 
   it('refuses an expired token, and caches none past its expiry', async () => {
     const db = fakeDatabase();
-    const auth = new AuthService(db.prisma, new RevocationBus(singleInstance), config(60));
+    const auth = new AuthService(db.prisma, db.hot, new RevocationBus(singleInstance), config(60));
     db.expire(new Date(Date.now() - 1000));
     await expect(auth.authenticate(`Bearer ${TOKEN}`)).rejects.toThrow(/expired/);
     await expect(auth.authenticate(`Bearer ${TOKEN}`)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
 
     const soon = fakeDatabase();
-    const auth2 = new AuthService(soon.prisma, new RevocationBus(singleInstance), config(60));
+    const auth2 = new AuthService(soon.prisma, soon.hot, new RevocationBus(singleInstance), config(60));
     soon.expire(new Date(Date.now() + 30));
     await auth2.authenticate(`Bearer ${TOKEN}`);
     const deadline = Date.now() + 2000;

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { unauthenticated } from '../common/errors.js';
 import type { AppConfig } from '../config/app-config.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { HotSql } from '../prisma/hot-sql.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { AuthenticatedPlayer } from './authenticated-player.js';
 import { RevocationBus } from './revocation-bus.js';
@@ -42,6 +44,7 @@ export class AuthService {
 
   constructor(
     private readonly prisma: PrismaService,
+    private readonly sql: HotSql,
     revocations: RevocationBus,
     config: ConfigService<AppConfig, true>,
   ) {
@@ -65,11 +68,12 @@ export class AuthService {
     if (cached && cached.until > now) return cached.player;
 
     const epoch = this.epoch;
-    const rows = await this.prisma.$queryRaw<TokenRow[]>`
+    // On the hot path's pool: in correspondence play nearly every move comes after its cache entry expired.
+    const rows = await this.sql.rows<TokenRow>(Prisma.sql`
       SELECT t.id AS token_id, t.revoked_at, t.expires_at, t.last_used_at, t.scopes::text[] AS scopes,
              p.id AS player_id, p.name
         FROM api_tokens t JOIN players p ON p.id = t.player_id
-       WHERE t.token_hash = ${hash}::char(64)`;
+       WHERE t.token_hash = ${hash}::char(64)`);
     const found = rows[0];
     if (!found) throw unauthenticated('Unknown API token');
     if (found.revoked_at || this.isRevoked(found.token_id)) throw unauthenticated('This API token has been revoked');

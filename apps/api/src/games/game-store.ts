@@ -15,8 +15,8 @@ import {
 import { Prisma } from '../generated/prisma/client.js';
 import { insertOutboxSql, type OutboxJob } from '../outbox/outbox-entries.js';
 import { isUniqueViolation } from '../prisma/errors.js';
+import { HotSql } from '../prisma/hot-sql.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { GameSql } from './game-sql.js';
 import type { NewFeedEvent } from '../player-events/feed-events.js';
 import { insertFeedSql } from '../player-events/feed.js';
 import type { NewDeal } from './dealing.js';
@@ -107,7 +107,7 @@ export interface GameWrite {
 export class GameStore {
   constructor(
     private readonly prisma: PrismaService,
-    private readonly sql: GameSql,
+    private readonly sql: HotSql,
   ) {}
 
   /** One round trip: the game row, its seats, `playerId`'s seat and earlier use of `key`. */

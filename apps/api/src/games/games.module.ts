@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { EventStreamsModule } from '../auth/event-streams.module.js';
 import { GameFollowers } from './game-followers.js';
 import { GameLogBus } from './game-log-bus.js';
-import { GameSql } from './game-sql.js';
 import { GameStore } from './game-store.js';
 import { GamesController } from './games.controller.js';
 import { GamesResolver } from './games.resolver.js';
@@ -11,7 +10,7 @@ import { GamesService } from './games.service.js';
 @Module({
   imports: [EventStreamsModule],
   controllers: [GamesController],
-  providers: [GamesService, GamesResolver, GameLogBus, GameFollowers, GameStore, GameSql],
+  providers: [GamesService, GamesResolver, GameLogBus, GameFollowers, GameStore],
   exports: [GamesService, GameLogBus, GameFollowers, GameStore],
 })
 export class GamesModule {}

@@ -1,5 +1,6 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { DATABASE_URL } from './database-url.js';
+import { HotSql } from './hot-sql.js';
 import { PrismaService } from './prisma.service.js';
 
 @Global()
@@ -8,8 +9,8 @@ export class PrismaModule {
   static forRoot(databaseUrl: string): DynamicModule {
     return {
       module: PrismaModule,
-      providers: [{ provide: DATABASE_URL, useValue: databaseUrl }, PrismaService],
-      exports: [DATABASE_URL, PrismaService],
+      providers: [{ provide: DATABASE_URL, useValue: databaseUrl }, PrismaService, HotSql],
+      exports: [DATABASE_URL, PrismaService, HotSql],
     };
   }
 }

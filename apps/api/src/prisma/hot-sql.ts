@@ -3,21 +3,23 @@ import { ConfigService } from '@nestjs/config';
 import postgres from 'postgres';
 import type { AppConfig } from '../config/app-config.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { DATABASE_URL } from '../prisma/database-url.js';
+import { DATABASE_URL } from './database-url.js';
 
 /** PostgreSQL's type id of jsonb. */
 const JSONB = 3802;
 
 /**
- * The move path's own Postgres.js pool, for the game store's two hot statements (the read and the
- * guarded write). They are built as Prisma.Sql, as everywhere else, but run here as named prepared
- * statements: a statement's text depends only on the write's shape (how many log entries, whether a
- * trick or a deal ended), so each connection parses and plans each shape once instead of on every
- * move, and Postgres.js spends less of the server's CPU per query than Prisma over `pg`
- * (`npm run bench:api`, README). Everything else stays with Prisma.
+ * The hot path's own Postgres.js pool, for the statements every move runs: the game store's read
+ * and guarded write, and the token lookup of a request whose token is not cached (in
+ * correspondence play, nearly every move's). They are built as Prisma.Sql, as everywhere else, but
+ * run here as named prepared statements: a statement's text depends only on its shape (how many
+ * log entries a write has, whether a trick or a deal ended), so each connection parses and plans
+ * each shape once instead of on every move, and Postgres.js spends a fraction of the server's CPU
+ * per query that Prisma over `pg` does (`npm run bench:api`, README). Everything else stays with
+ * Prisma.
  */
 @Injectable()
-export class GameSql implements OnApplicationShutdown {
+export class HotSql implements OnApplicationShutdown {
   private readonly sql: postgres.Sql;
 
   constructor(@Inject(DATABASE_URL) url: string, config: ConfigService<AppConfig, true>) {
