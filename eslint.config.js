@@ -1,8 +1,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'libs/*/dist/**', 'node_modules/**', 'apps/api/src/generated/**', '.data/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'libs/*/dist/**', 'node_modules/**', 'apps/api/src/generated/**', 'apps/web/src/gql/**', '.data/**', 'coverage/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -54,6 +55,18 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  { files: ['apps/web/*.mjs'], languageOptions: { globals: { URL: 'readonly' } } },
+  {
+    // The web client (apps/web) runs in the browser; hooks checked by their two classic rules.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { globals: { window: 'readonly', document: 'readonly', localStorage: 'readonly', location: 'readonly', navigator: 'readonly' } },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', '@nestjs/*', '@prisma/*', '**/apps/api/**'], message: 'the web client talks to the API only over HTTP and graphql-ws' }] }],
     },
   },
 );

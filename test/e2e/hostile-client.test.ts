@@ -186,9 +186,10 @@ describe('each class of the hostile-client run is a 4xx naming the field or the 
     }
   });
 
-  it('every unknown path, in /api/v1 or not, is a NOT_FOUND problem; /graphql, /health and /api/docs stay theirs', async () => {
+  it('every unknown path, in /api/v1 or not, is a NOT_FOUND problem; /graphql, /health, /api/docs and the web client (/) stay theirs', async () => {
     for (const [method, path] of [
-      ['GET', '/'],
+      ['POST', '/'],
+      ['GET', '/assets/nope.js'],
       ['GET', '/nope'],
       ['POST', '/index.html'],
       ['DELETE', '/api'],
@@ -202,6 +203,10 @@ describe('each class of the hostile-client run is a 4xx naming the field or the 
     }
     expect((await send('GET', '/health')).status).toBe(200);
     expect((await send('GET', '/health/ready')).status).toBe(200);
+    // GET / is the web client once it is built (dist/web, by npm run build), else unknown too.
+    const home = await send('GET', '/');
+    if (home.status === 200) expect(home.type).toContain('text/html');
+    else expectProblem(home, 404, 'NOT_FOUND');
     expect((await send('GET', '/api/docs')).type).toContain('text/html');
     expect((await send('GET', '/api/docs/json')).body.openapi).toMatch(/^3\./);
     expect((await postGql(JSON.stringify({ query: '{ __typename }' }))).body).toMatchObject({ data: { __typename: 'Query' } });

@@ -55,9 +55,10 @@ export interface Server {
 
 const started: ChildProcess[] = [];
 
-/** Starts main.js and waits until it answers /health. */
+/** Starts main.js (on env.PORT, else a free port) and waits until it answers /health. */
 export async function startServer(env: Record<string, string>, timeoutMs = 60_000): Promise<Server> {
-  const port = await freePort();
+  // env.PORT: the same port again (a restart that clients must find where they left it).
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, [MAIN], {
     cwd: ROOT,
     env: {

@@ -16,6 +16,7 @@ import { createPino, PinoNestLogger } from './common/logger.js';
 import { requestIdFrom } from './common/request-id.js';
 import { requestScope } from './common/request-scope.middleware.js';
 import { applyWebSafety } from './common/web-safety.js';
+import { serveWebClient } from './common/web-client.js';
 import type { AppConfig } from './config/app-config.js';
 import { rateLimitMiddleware } from './rate-limit/rate-limit.middleware.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
@@ -32,6 +33,8 @@ export async function createApp(config: AppConfig, databaseUrl: string, logger: 
     bufferLogs: false,
     bodyParser: false, // ours, with the limits on input: bodyParsers() below
   });
+  // Express hashes every response body for an ETag; API answers are never revalidated by one.
+  app.set('etag', false);
   app.use(
     pinoHttp({
       logger,
@@ -44,6 +47,8 @@ export async function createApp(config: AppConfig, databaseUrl: string, logger: 
     }),
   );
   applyWebSafety(app, config);
+  // The web client's files, under helmet's headers and before the rate limit (a page load is not an API call).
+  serveWebClient(app);
   app.setGlobalPrefix(REST_PREFIX, { exclude: ['health', 'health/ready', 'metrics'] });
   for (const parser of bodyParsers()) app.use(parser);
   // After the body is read (a scope entered before is lost in the body's stream events), before

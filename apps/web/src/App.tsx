@@ -1,0 +1,90 @@
+import { useEffect, useRef } from 'react';
+import { useLinkState } from './hooks';
+import { href, useRoute, type Route } from './router';
+import { useSession } from './session';
+import { AccountScreen } from './screens/Account';
+import { HistoryScreen } from './screens/History';
+import { JoinScreen } from './screens/Join';
+import { LobbiesScreen } from './screens/Lobbies';
+import { LobbyScreen } from './screens/Lobby';
+import { ReplayScreen } from './screens/Replay';
+import { ScoreSheetScreen } from './screens/ScoreSheet';
+import { SignInScreen } from './screens/SignIn';
+import { TableScreen } from './screens/Table';
+import { TurnsScreen } from './screens/Turns';
+
+const NAV: { to: string; label: string; screens: Route['screen'][] }[] = [
+  { to: href.lobbies(), label: 'Lobbies', screens: ['lobbies', 'lobby', 'join'] },
+  { to: href.turns(), label: 'Your turns', screens: ['turns'] },
+  { to: href.history(), label: 'Your games', screens: ['history'] },
+  { to: href.account(), label: 'Account', screens: ['account'] },
+];
+
+function Screen({ route }: { route: Route }) {
+  switch (route.screen) {
+    case 'lobbies':
+      return <LobbiesScreen />;
+    case 'lobby':
+      return <LobbyScreen lobbyId={route.lobbyId} />;
+    case 'join':
+      return <JoinScreen inviteCode={route.inviteCode} />;
+    case 'table':
+      return <TableScreen key={route.gameId} gameId={route.gameId} />;
+    case 'scores':
+      return <ScoreSheetScreen gameId={route.gameId} />;
+    case 'replay':
+      return <ReplayScreen key={route.gameId} gameId={route.gameId} />;
+    case 'turns':
+      return <TurnsScreen />;
+    case 'history':
+      return <HistoryScreen />;
+    case 'account':
+      return <AccountScreen />;
+  }
+}
+
+export function App() {
+  const { token, name } = useSession();
+  const route = useRoute();
+  const link = useLinkState();
+  const main = useRef<HTMLElement>(null);
+  // A new screen takes the focus to its content, as a page load would (keyboard and screen readers).
+  useEffect(() => {
+    main.current?.focus({ preventScroll: true });
+  }, [route.screen]);
+
+  return (
+    <>
+      <a className="skip" href="#main" onClick={(e) => (e.preventDefault(), main.current?.focus())}>
+        Skip to content
+      </a>
+      <header className="top">
+        <a className="brand" href={href.lobbies()}>
+          Mizerka
+        </a>
+        {token && (
+          <nav aria-label="Main">
+            <ul>
+              {NAV.map((item) => (
+                <li key={item.to}>
+                  <a href={item.to} aria-current={item.screens.includes(route.screen) ? 'page' : undefined}>
+                    {item.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+        {token && <span className="who">Signed in as {name}</span>}
+      </header>
+      {token && link === 'reconnecting' && (
+        <p className="banner" role="status">
+          Connection lost: reconnecting…
+        </p>
+      )}
+      <main id="main" ref={main} tabIndex={-1}>
+        {token ? <Screen route={route} /> : <SignInScreen />}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,34 @@
+import { ordinal } from '../terms';
+
+export interface Standing {
+  seat: number;
+  name: string;
+  place?: number | null;
+  total: number;
+}
+
+/** Place, player and total, best place first (seats without a place yet last, by seat). */
+export function StandingsTable({ players, caption }: { players: readonly Standing[]; caption?: string }) {
+  const standings = [...players].sort((a, b) => (a.place ?? 99) - (b.place ?? 99) || a.seat - b.seat);
+  return (
+    <table className="list standings">
+      {caption && <caption className="sr-only">{caption}</caption>}
+      <thead>
+        <tr>
+          <th scope="col">Place</th>
+          <th scope="col">Player</th>
+          <th scope="col">Total</th>
+        </tr>
+      </thead>
+      <tbody>
+        {standings.map((p) => (
+          <tr key={p.seat} data-seat={p.seat} data-place={p.place ?? ''} data-total={p.total}>
+            <td>{p.place ? ordinal(p.place) : '—'}</td>
+            <td>{p.name}</td>
+            <td>{p.total}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

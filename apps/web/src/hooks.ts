@@ -1,0 +1,104 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { describeError, onLinkState, onReconnected, type LinkState } from './api';
+
+export interface Loaded<T> {
+  data: T | null;
+  error: string | null;
+  loading: boolean;
+  /** Fetch again; calls made while one is under way coalesce into one more after it. */
+  reload: () => void;
+}
+
+/**
+ * Data from the API for a screen. A failed load (the server restarting, a dropped connection)
+ * is retried every few seconds, and again whenever the live socket reconnects.
+ */
+export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const state = useRef({ running: false, again: false, generation: 0 });
+  const loadRef = useRef(load);
+  loadRef.current = load;
+
+  const run = useCallback(async () => {
+    const s = state.current;
+    if (s.running) {
+      s.again = true;
+      return;
+    }
+    s.running = true;
+    const generation = s.generation;
+    try {
+      do {
+        s.again = false;
+        try {
+          const value = await loadRef.current();
+          if (generation !== s.generation) return;
+          setData(value);
+          setError(null);
+        } catch (e) {
+          if (generation !== s.generation) return;
+          setError(describeError(e));
+        }
+      } while (s.again);
+    } finally {
+      if (generation === s.generation) {
+        s.running = false;
+        setLoading(false);
+      }
+    }
+  }, []);
+
+  useEffect(() => {
+    const s = state.current;
+    s.generation++;
+    s.running = false;
+    s.again = false;
+    setData(null);
+    setError(null);
+    setLoading(true);
+    void run();
+    return onReconnected(() => void run());
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, deps);
+
+  // Retry a failed load on a timer: the server may be restarting.
+  useEffect(() => {
+    if (!error) return;
+    const timer = setTimeout(() => void run(), 2000);
+    return () => clearTimeout(timer);
+  }, [error, run]);
+
+  const reload = useCallback(() => void run(), [run]);
+  return { data, error, loading, reload };
+}
+
+export function useLinkState(): LinkState {
+  const [state, setState] = useState<LinkState>('idle');
+  useEffect(() => onLinkState(setState), []);
+  return state;
+}
+
+/** The current time, ticking every second (deadlines count down). */
+export function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+export function timeLeft(deadline: string, now: number): string {
+  const ms = Date.parse(deadline) - now;
+  if (ms <= 0) return 'time is up';
+  const s = Math.floor(ms / 1000);
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  if (d > 0) return `${d} d ${h} h left`;
+  if (h > 0) return `${h} h ${m} min left`;
+  return `${m}:${String(sec).padStart(2, '0')} left`;
+}

@@ -1,0 +1,201 @@
+import { useState, type FormEvent } from 'react';
+import { describeError, request } from '../api';
+import { CreateLobbyDocument, LobbiesDocument, type CreateLobbyInput, type LobbyFieldsFragment, type TimeoutPolicy } from '../gql/graphql';
+import { useLoad } from '../hooks';
+import { href, navigate } from '../router';
+import { useToken } from '../session';
+import { PRESET_INFO, PRESETS } from '../terms';
+import { ErrorText, LoadState, tempo } from '../ui';
+
+type Tempo = 'any' | 'untimed' | 'timed';
+
+export function LobbiesScreen() {
+  const token = useToken();
+  const [preset, setPreset] = useState('');
+  const [tempoFilter, setTempoFilter] = useState<Tempo>('any');
+  const lobbies = useLoad(
+    () => request(LobbiesDocument, { preset: preset || null, timed: tempoFilter === 'any' ? null : tempoFilter === 'timed' }, token),
+    [preset, tempoFilter, token],
+  );
+
+  return (
+    <>
+      <h1>Lobbies</h1>
+      <div className="columns">
+        <section className="panel grow" aria-labelledby="open-lobbies">
+          <h2 id="open-lobbies">Open tables</h2>
+          <div className="filters">
+            <span className="filter">
+              <label htmlFor="filter-preset">Preset</label>
+              <select id="filter-preset" value={preset} onChange={(e) => setPreset(e.target.value)}>
+                <option value="">all</option>
+                {PRESETS.map((p) => (
+                  <option key={p} value={p}>
+                    {p}
+                  </option>
+                ))}
+              </select>
+            </span>
+            <span className="filter">
+              <label htmlFor="filter-tempo">Tempo</label>
+              <select id="filter-tempo" value={tempoFilter} onChange={(e) => setTempoFilter(e.target.value as Tempo)}>
+                <option value="any">any</option>
+                <option value="untimed">untimed</option>
+                <option value="timed">with a move clock</option>
+              </select>
+            </span>
+            <button type="button" className="secondary" onClick={lobbies.reload}>
+              Refresh
+            </button>
+          </div>
+          <LoadState error={lobbies.error} loading={lobbies.loading && !lobbies.data} what="lobbies">
+            {lobbies.data && <LobbyList lobbies={lobbies.data.lobbies.lobbies} />}
+          </LoadState>
+        </section>
+        <CreateLobby token={token} />
+      </div>
+    </>
+  );
+}
+
+function LobbyList({ lobbies }: { lobbies: LobbyFieldsFragment[] }) {
+  if (lobbies.length === 0) return <p className="muted">No open table matches. Create one!</p>;
+  return (
+    <table className="list">
+      <caption className="sr-only">Open lobbies</caption>
+      <thead>
+        <tr>
+          <th scope="col">Preset</th>
+          <th scope="col">Host</th>
+          <th scope="col">Seats</th>
+          <th scope="col">Tempo</th>
+          <th scope="col">
+            <span className="sr-only">Open</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {lobbies.map((lobby) => (
+          <tr key={lobby.id}>
+            <td>
+              {lobby.preset}
+              {lobby.rated ? '' : ' (unrated)'}
+            </td>
+            <td>{lobby.host.name}</td>
+            <td>
+              {lobby.seatsTaken} of {lobby.players}
+            </td>
+            <td>{tempo(lobby.timeControl)}</td>
+            <td>
+              <a href={href.lobby(lobby.id)} aria-label={`Open the ${lobby.preset} lobby of ${lobby.host.name}`}>
+                Open
+              </a>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function CreateLobby({ token }: { token: string }) {
+  const [preset, setPreset] = useState('short');
+  const [visibility, setVisibility] = useState<'public' | 'unlisted'>('public');
+  const [rated, setRated] = useState(true);
+  const [mizerkaQuotas, setMizerkaQuotas] = useState('reversed');
+  const [target, setTarget] = useState(300);
+  const [doubleMisere, setDoubleMisere] = useState(false);
+  const [timed, setTimed] = useState(false);
+  const [moveMinutes, setMoveMinutes] = useState(1440);
+  const [bankMinutes, setBankMinutes] = useState(0);
+  const [onTimeout, setOnTimeout] = useState<TimeoutPolicy>('autoMove');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const family = PRESET_INFO[preset].family;
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    const input: CreateLobbyInput = {
+      preset,
+      visibility,
+      rated,
+      options: family === 'contract' ? { mizerkaQuotas } : { target, doubleMisere },
+      timeControl: timed ? { moveSeconds: moveMinutes * 60, bankSeconds: bankMinutes * 60, onTimeout } : null,
+    };
+    try {
+      const { createLobby } = await request(CreateLobbyDocument, { input }, token);
+      navigate(href.lobby(createLobby.id));
+    } catch (e) {
+      setError(describeError(e));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="panel" onSubmit={create} aria-labelledby="create-lobby">
+      <h2 id="create-lobby">Create a lobby</h2>
+      <ErrorText error={error} />
+      <label htmlFor="create-preset">Preset</label>
+      <select id="create-preset" value={preset} onChange={(e) => setPreset(e.target.value)}>
+        {PRESETS.map((p) => (
+          <option key={p} value={p}>
+            {p} ({PRESET_INFO[p].players} players)
+          </option>
+        ))}
+      </select>
+      <fieldset>
+        <legend>Who may find it</legend>
+        <label className="inline">
+          <input type="radio" name="visibility" checked={visibility === 'public'} onChange={() => setVisibility('public')} /> Public: listed here
+        </label>
+        <label className="inline">
+          <input type="radio" name="visibility" checked={visibility === 'unlisted'} onChange={() => setVisibility('unlisted')} /> Unlisted: invite link only
+        </label>
+      </fieldset>
+      <label className="inline">
+        <input type="checkbox" checked={rated} onChange={(e) => setRated(e.target.checked)} /> Rated
+      </label>
+      {family === 'contract' ? (
+        <>
+          <label htmlFor="create-quotas">Mizerka quotas</label>
+          <select id="create-quotas" value={mizerkaQuotas} onChange={(e) => setMizerkaQuotas(e.target.value)}>
+            <option value="reversed">reversed (default)</option>
+            <option value="same">same as the suit contracts</option>
+          </select>
+        </>
+      ) : (
+        <>
+          <label htmlFor="create-target">Target score</label>
+          <input id="create-target" type="number" min={1} max={10000} value={target} onChange={(e) => setTarget(Number(e.target.value))} />
+          <label className="inline">
+            <input type="checkbox" checked={doubleMisere} onChange={(e) => setDoubleMisere(e.target.checked)} /> Allow double misère
+          </label>
+        </>
+      )}
+      <fieldset>
+        <legend>Time control</legend>
+        <label className="inline">
+          <input type="checkbox" checked={timed} onChange={(e) => setTimed(e.target.checked)} /> Move clock
+        </label>
+        {timed && (
+          <>
+            <label htmlFor="create-move">Minutes per move</label>
+            <input id="create-move" type="number" min={1} max={20160} value={moveMinutes} onChange={(e) => setMoveMinutes(Number(e.target.value))} />
+            <label htmlFor="create-bank">Bank minutes per player</label>
+            <input id="create-bank" type="number" min={0} max={20160} value={bankMinutes} onChange={(e) => setBankMinutes(Number(e.target.value))} />
+            <label htmlFor="create-timeout">At a time-out</label>
+            <select id="create-timeout" value={onTimeout} onChange={(e) => setOnTimeout(e.target.value as TimeoutPolicy)}>
+              <option value="autoMove">the server moves for the seat</option>
+              <option value="forfeit">the seat forfeits</option>
+            </select>
+          </>
+        )}
+      </fieldset>
+      <button type="submit" disabled={busy}>
+        Create lobby
+      </button>
+    </form>
+  );
+}
