@@ -166,11 +166,9 @@ export class GameStore {
    * (with private cards: redact them per seat before they leave the server, as a bot's input does).
    */
   async dealEvents(gameId: string, deal: number, upTo: number): Promise<GameEvent[]> {
-    const entries = await this.prisma.gameEvent.findMany({
-      where: { gameId, dealIndex: deal, seq: { lte: upTo } },
-      orderBy: { seq: 'asc' },
-      select: { events: true },
-    });
+    // On the hot path's pool: a bot reads this before each of its moves.
+    const entries = await this.sql.rows<{ events: unknown }>(Prisma.sql`
+      SELECT events FROM game_events WHERE game_id = ${gameId}::uuid AND deal_index = ${deal}::int AND seq <= ${upTo}::int ORDER BY seq`);
     const events = entries.flatMap((e) => json(e.events) as GameEvent[]);
     const dealt = events.findLastIndex((e) => e.type === 'dealt');
     return dealt < 0 ? [] : events.slice(dealt);
