@@ -276,6 +276,9 @@ describe('concurrency and idempotency', () => {
       let settled = false;
       const early = Promise.allSettled(pending).then(() => (settled = true));
       for (const deadline = Date.now() + 20_000; ; ) {
+        // pg_stat_activity is a snapshot taken once per transaction: a request on a connection
+        // opened since (the move path's pool opens one for the second request) would never show.
+        await client.query('SELECT pg_stat_clear_snapshot()');
         const { rows } = await client.query<{ waiting: number }>(
           // Blocked by this lock, or queued behind a request blocked by it (on the row's tuple lock).
           `SELECT count(*)::int AS waiting FROM pg_stat_activity
