@@ -12,6 +12,7 @@ import type { Lobby } from '../lobbies/models/lobby.model.js';
 import { botInputOf, botSeed } from '../moves/bot-move.js';
 import type { SeatlessMove } from '../moves/move-input.js';
 import { MovesService } from '../moves/moves.service.js';
+import type { OutboxEntry } from '../outbox/outbox-entries.js';
 import { Outbox, type LocalCommit } from '../outbox/outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { pickServerBot } from './bot-players.js';
@@ -25,6 +26,8 @@ export const STRONG_BUDGET_MS = 800;
 const HEAD_START_QUEUE = 256;
 /** Players whose kind is remembered (it never changes); the map is cleared when it grows past this. */
 const KNOWN_PLAYERS = 50_000;
+
+type TurnBegan = Extract<OutboxEntry, { type: 'turnBegan' }>;
 
 /** A bot job's payload: the turn it was set for. */
 interface BotJob {
@@ -85,8 +88,8 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
   private async headStart({ gameId, seq, entries }: LocalCommit): Promise<void> {
     if (this.stopping) return;
     if (entries) {
-      const turn = entries.find((e) => e.type === 'turnBegan');
-      if (!turn || turn.type !== 'turnBegan') return;
+      const turn = entries.find((e): e is TurnBegan => e.type === 'turnBegan');
+      if (!turn) return;
       try {
         if ((await this.botLevelOf(turn.playerId)) === null) return;
       } catch (error) {

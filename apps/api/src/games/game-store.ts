@@ -127,8 +127,7 @@ export class GameStore {
         earlier_seq: number | null;
         request_hash: string | null;
         response: unknown;
-      }
->(Prisma.sql`
+      }>(Prisma.sql`
       SELECT g.status::text AS status, g.version, g.state, s.seat,
              g.time_control, g.turn_started_at, g.turn_deadline, g.bank_ms, g.timeouts,
              (SELECT array_agg(a.player_id::text ORDER BY a.seat) FROM game_seats a WHERE a.game_id = g.id) AS seats,

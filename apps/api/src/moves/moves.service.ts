@@ -94,8 +94,7 @@ export class MovesService {
     const cached = this.cache.get(gameId);
     if (cached && cached.version === version) return cached;
     const read = await this.store.read(gameId, null, null);
-    if (!read || read.version !== version) return null;
-    return { status: read.status, version: read.version, state: read.state, seats: read.seats, clock: read.clock };
+    return read && read.version === version ? storedOf(read) : null;
   }
 
   async submit(gameId: string, actor: Actor, action: Action, options: MoveOptions): Promise<MoveResult> {
@@ -124,7 +123,7 @@ export class MovesService {
       const read = await this.store.read(gameId, playerId, key);
       if (!read) throw notFound('Game');
       if (read.earlier) return this.answeredBefore(gameId, read, read.earlier, request);
-      game = { status: read.status, version: read.version, state: read.state, seats: read.seats, clock: read.clock };
+      game = storedOf(read);
       this.cache.remember(gameId, game);
       decided = decide(game, actor, action, options);
       if (!decided.ok) throw decided.error;
@@ -295,6 +294,11 @@ function plan(
     outbox: followUps.length > 0 ? { gameId, seq: version, entries: followUps } : null,
   };
   return { write, result };
+}
+
+/** The game as the move path keeps it, from a read. */
+function storedOf(read: GameRead): StoredGame {
+  return { status: read.status, version: read.version, state: read.state, seats: read.seats, clock: read.clock };
 }
 
 /** The SHA-256 of what a request asks for, so that an idempotency key is bound to one request. */
