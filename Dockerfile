@@ -1,5 +1,8 @@
 # Production image: the server against an external PostgreSQL (DATABASE_URL).
-FROM node:20-bookworm-slim AS build
+# Node 24: the code runs on 20.19 and later, but Node 20 is past its end of life, and on 24 a move
+# costs about a third less server CPU (README, "Benchmarks": AsyncLocalStorage, which names each
+# request in the logs, no longer slows every promise down there).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # The workspace packages @mizerka/rules and @mizerka/bots (libs/): npm ci links them into node_modules.
@@ -10,7 +13,7 @@ RUN npm ci --ignore-scripts
 COPY . .
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=build /app/package.json ./

@@ -56,7 +56,7 @@ const nginxPath = posix.normalize(nginxMount.split(':')[0] ?? '');
 
 const dockerfile = dockerStages(read(typeof api.build === 'object' && api.build.dockerfile ? api.build.dockerfile : 'Dockerfile'));
 const runtimeStage = dockerfile[dockerfile.length - 1] ?? [];
-const packageJson = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+const packageJson = JSON.parse(read('package.json')) as { scripts: Record<string, string>; engines: { node: string } };
 
 /** The api container's environment: the image's ENV, then compose's over it. */
 const apiEnv = { ...dockerEnv(runtimeStage), ...environmentOf(api) };
@@ -170,6 +170,20 @@ describe('the Dockerfile', () => {
     const argv = JSON.parse(cmd!.args) as string[];
     const command = argv.join(' ');
     expect([packageJson.scripts.start, 'npm start'], `CMD ${command} vs "start": "${packageJson.scripts.start}"`).toContain(command);
+  });
+
+  it("builds and runs on one Node.js release that package.json's engines allow", () => {
+    const majors = dockerfile.map((stage) => {
+      const image = stage.find((i) => i.keyword === 'FROM')!.args.split(/\s+/)[0];
+      const major = /^node:(\d+)\b/.exec(image)?.[1];
+      expect(major, `FROM ${image}: not a node:<major> image`).toBeDefined();
+      return Number(major);
+    });
+    // Compiled dependencies must run where they were installed.
+    expect(new Set(majors).size, `the stages use Node ${majors.join(', ')}`).toBe(1);
+    const minimum = Number(/^>=\s*(\d+)/.exec(packageJson.engines.node)?.[1]);
+    expect(majors[0], `engines.node ${packageJson.engines.node}`).toBeGreaterThanOrEqual(minimum);
+    expect(majors[0] % 2, 'an even (long-term support) release').toBe(0);
   });
 
   it('runs as a user other than root', () => {

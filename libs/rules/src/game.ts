@@ -170,6 +170,11 @@ const LATER = new Set(['endSeat', 'endReason', 'abandoned']);
 
 /** JSON-safe: numbers and arrays of numbers, plus the rules as preset and options. */
 export function serializeState(state: GameState): unknown {
+  return JSON.parse(serializeStateJson(state));
+}
+
+/** serializeState as JSON text: what a store writes, without building the object only to stringify it. */
+export function serializeStateJson(state: GameState): string {
   const s = internal(state);
   const out: Record<string, unknown> = {
     format: STATE_FORMAT,
@@ -180,7 +185,7 @@ export function serializeState(state: GameState): unknown {
     if (SKIP.has(key)) continue;
     out[key] = ArrayBuffer.isView(value) ? Array.from(value as Uint8Array) : value;
   }
-  return JSON.parse(JSON.stringify(out));
+  return JSON.stringify(out);
 }
 
 /** The inverse of serializeState; throws on input that serializeState did not make. */

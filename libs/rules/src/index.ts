@@ -35,6 +35,7 @@ export {
   newGame,
   phase,
   serializeState,
+  serializeStateJson,
 } from './game.js';
 export { shuffledDeck, shuffleInPlace, Xoshiro128 } from './random.js';
 export { eventView, legalMovesView, view, type DealScoreView, type EventView, type LegalMovesView, type SeatView, type TrickView } from './view.js';

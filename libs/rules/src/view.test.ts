@@ -12,6 +12,7 @@ import {
   PRESETS,
   randomPlayout,
   serializeState,
+  serializeStateJson,
   shuffledDeck,
   view,
   Xoshiro128,
@@ -191,6 +192,7 @@ describe('serializeState', () => {
       const back = deserializeState(json);
       expect(view(back, 1)).toEqual(view(state, 1));
       expect(serializeState(back)).toEqual(json);
+      expect(JSON.parse(serializeStateJson(state))).toEqual(json);
     }
     expect(() => deserializeState({ format: 'nope' })).toThrow();
   });

@@ -1,4 +1,4 @@
-import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable, type Type } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthService } from './auth.service.js';
 import { IS_PUBLIC, OWN_BEARER } from './public.decorator.js';
@@ -12,16 +12,16 @@ import { checkScope, REQUIRED_SCOPE, type TokenScope } from './scopes.js';
  */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
+  private readonly marks = new WeakMap<Type, WeakMap<Handler, Marks>>();
+
   constructor(
     private readonly auth: AuthService,
     private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(OWN_BEARER, targets)) return true;
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets);
-    const needed = this.reflector.getAllAndOverride<TokenScope | undefined>(REQUIRED_SCOPE, targets) ?? 'read';
+    const { ownBearer, isPublic, needed } = this.marksOf(context.getClass(), context.getHandler());
+    if (ownBearer) return true;
     const { request, gql } = requestOf(context);
     if (gql?.player) {
       // graphql-ws: authenticated in onConnect
@@ -39,4 +39,30 @@ export class BearerAuthGuard implements CanActivate {
     checkScope(request.player.scopes, needed);
     return true;
   }
+
+  /** A handler's marks never change: read once per class and handler, not on every call. */
+  private marksOf(target: Type, handler: Handler): Marks {
+    let byHandler = this.marks.get(target);
+    if (!byHandler) this.marks.set(target, (byHandler = new WeakMap()));
+    let marks = byHandler.get(handler);
+    if (!marks) {
+      const targets = [handler, target];
+      marks = {
+        ownBearer: this.reflector.getAllAndOverride<boolean>(OWN_BEARER, targets) === true,
+        isPublic: this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) === true,
+        needed: this.reflector.getAllAndOverride<TokenScope | undefined>(REQUIRED_SCOPE, targets) ?? 'read',
+      };
+      byHandler.set(handler, marks);
+    }
+    return marks;
+  }
 }
+
+interface Marks {
+  ownBearer: boolean;
+  isPublic: boolean;
+  needed: TokenScope;
+}
+
+/** A route's or a resolver's method, as ExecutionContext.getHandler() gives it. */
+type Handler = ReturnType<ExecutionContext['getHandler']>;

@@ -1,12 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 // 32 random bytes: far beyond guessing, so a fast hash stores them safely (no bcrypt needed).
 export function newToken(): string {
   return `mzk_${randomBytes(32).toString('base64url')}`;
 }
 
+/** SHA-256 in hex; every request hashes its token (the cache is keyed by the hash), so the one-shot form. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** The token of an `Authorization: Bearer …` header value, or null when absent or malformed. */

@@ -8,7 +8,7 @@ import {
   outcome,
   phase,
   placesOf,
-  serializeState,
+  serializeStateJson,
   type GameEvent,
   type GameState,
 } from '@mizerka/rules';
@@ -187,7 +187,7 @@ export class GameStore {
     const moveDeal = w.entries[0].dealIndex;
 
     const sets: Prisma.Sql[] = [
-      Prisma.sql`state = ${JSON.stringify(serializeState(w.state))}::jsonb`,
+      Prisma.sql`state = ${serializeStateJson(w.state)}::jsonb`,
       Prisma.sql`version = ${w.entries[w.entries.length - 1].seq}::int`,
       Prisma.sql`phase = ${phase(w.state)}::varchar`,
       Prisma.sql`to_move = ${currentPlayer(w.state)}::smallint`,
