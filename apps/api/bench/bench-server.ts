@@ -13,6 +13,8 @@ export interface ServerReady {
   type: 'ready';
   url: string;
   pid: number;
+  /** process.version: the server may run on another Node.js than the benchmark (--server-node). */
+  node: string;
   poolSize: number;
 }
 
@@ -77,7 +79,7 @@ async function main() {
       process.send?.(usage);
     }
   });
-  const ready: ServerReady = { type: 'ready', url, pid: process.pid, poolSize: config.databasePoolSize };
+  const ready: ServerReady = { type: 'ready', url, pid: process.pid, node: process.version, poolSize: config.databasePoolSize };
   process.send?.(ready);
 }
 

@@ -1,5 +1,6 @@
 // The benchmark's options: node:util parseArgs, one table of what each option means and its
 // default (the same table prints --help), values checked. A bad option is a UsageError: exit 2.
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { PRESETS } from '@mizerka/rules';
 
@@ -14,6 +15,8 @@ export interface Options {
   json: string | null;
   cpuProfDir: string | null;
   serverNodeArgs: string[];
+  /** The Node.js binary that runs the server process; null: the one running the benchmark. */
+  serverNode: string | null;
   seed: number;
   /** Mean pause of a game between moves (ms): 0 = closed loop, as fast as the server answers. */
   thinkMs: number;
@@ -70,6 +73,7 @@ const SPECS = {
   'in-process': { type: 'boolean', help: 'run the server inside the load generator, not in its own process' },
   json: { type: 'string', value: 'FILE', help: 'also write every figure to FILE as JSON' },
   'server-cpu-prof': { type: 'string', value: 'DIR', help: 'the server process writes a --cpu-prof profile into DIR' },
+  'server-node': { type: 'string', value: 'PATH', help: 'the Node.js binary that runs the server process (default: the one running this), e.g. another release' },
   'server-node-args': { type: 'string', value: '"ARGS"', help: 'more Node options for the server process, space-separated (or --server-node-args="ARGS")' },
   help: { type: 'boolean', short: 'h', help: 'print this and exit' },
 } satisfies Record<string, Spec>;
@@ -148,6 +152,7 @@ export function parseOptions(argv: string[]): Options | null {
     json: nonEmpty('json'),
     cpuProfDir: nonEmpty('server-cpu-prof'),
     serverNodeArgs: (values['server-node-args'] ?? '').split(/\s+/).filter(Boolean),
+    serverNode: nonEmpty('server-node'),
     seed: number('seed', text('seed'), 0, true),
     thinkMs: number('think', text('think'), 0),
     correspondence: values.correspondence === true,
@@ -170,12 +175,13 @@ export function parseOptions(argv: string[]): Options | null {
     })(text('job-worker')),
   };
   const several = options.instances > 1 || options.workers > 1;
-  if (several && (options.inProcess || options.correspondence || options.cpuProfDir || options.ws)) {
-    throw new UsageError('--instances/--workers run separate server processes, without --in-process, --correspondence, --ws or --server-cpu-prof');
+  if (several && (options.inProcess || options.correspondence || options.cpuProfDir || options.ws || options.serverNode)) {
+    throw new UsageError('--instances/--workers run separate server processes, without --in-process, --correspondence, --ws, --server-cpu-prof or --server-node');
   }
   if (options.subscribers > 0 && options.instances < 2) throw new UsageError('--subscribers needs --instances N (N ≥ 2)');
-  if (options.inProcess && (options.cpuProfDir || options.serverNodeArgs.length > 0)) {
-    throw new UsageError('--server-cpu-prof and --server-node-args need the separate server process (not --in-process)');
+  if (options.inProcess && (options.cpuProfDir || options.serverNodeArgs.length > 0 || options.serverNode)) {
+    throw new UsageError('--server-cpu-prof, --server-node and --server-node-args need the separate server process (not --in-process)');
   }
+  if (options.serverNode && !existsSync(options.serverNode)) throw new UsageError(`--server-node: no file ${options.serverNode}`);
   return options;
 }

@@ -42,7 +42,7 @@ export interface RunInfo {
   options: Options;
   /** Date.now() at the start. */
   started: number;
-  server: { mode: string; poolSize: number };
+  server: { mode: string; poolSize: number; node: string };
   database: { description: string };
   postgres: Record<string, string>;
   loadavgStart: number[];
@@ -203,7 +203,7 @@ export const THINK_P50_GOAL_MS = 5;
 export const THINK_P99_GOAL_MS = 15;
 
 /** The move path's goals, each met or not with its figure: the closed-loop ones, or with --think the latency ones. */
-export function goals(results: LevelResult[], thinkMs: number): string {
+export function goals(results: LevelResult[], thinkMs: number, node: string): string {
   const verdict = (ok: boolean | null, figure: string) => `${ok === null ? 'not measured' : ok ? 'met' : 'NOT met'} (${figure})`;
   const under = (x: number | null | undefined, goal: number) => (x === null || x === undefined ? null : x <= goal);
   const lines: string[] = [];
@@ -233,7 +233,7 @@ export function goals(results: LevelResult[], thinkMs: number): string {
     }
     if (at100) lines.push(`at 100 games, moves/s ≥ ${COMMIT_RATIO_GOAL} × bare commits/s: ${verdict(at100.ratio >= COMMIT_RATIO_GOAL, fmt(at100.ratio, 2))}`);
   }
-  return lines.length === 0 ? '' : `\nGoals (node ${process.version}):\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
+  return lines.length === 0 ? '' : `\nGoals (the server on node ${node}):\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
 }
 
 function ms(x: number | null | undefined): string {
@@ -257,7 +257,7 @@ export function report(run: RunInfo, results: LevelResult[]): string {
       `${options.commitSeconds} s of commits; ${maxLevel} games set up in ${fmt(run.setupSeconds, 1)} s`,
   ].join('\n');
   let text = `\n${header}\n\n${tables(results)}\n`;
-  text += goals(results, options.thinkMs);
+  text += goals(results, options.thinkMs, run.server.node);
   for (const r of results) {
     const c = r.correspondence;
     if (!c) continue;

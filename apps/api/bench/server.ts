@@ -11,6 +11,8 @@ import { onCleanUp } from './lifecycle.js';
 export interface Server {
   url: string;
   mode: string;
+  /** The server's Node.js release (process.version). */
+  node: string;
   poolSize: number;
   /** CPU time of the server process so far (ms), and its system part; null when it runs in this process. */
   cpuMs(): Promise<{ total: number; system: number } | null>;
@@ -26,6 +28,8 @@ export interface ServerOptions {
   cpuProfDir: string | null;
   /** More Node options for the separate process. */
   serverNodeArgs: string[];
+  /** The Node.js binary of the separate process; null: this process's. */
+  serverNode?: string | null;
   /** More environment for the server (e.g. MIN_MOVE_SECONDS for short clocks), over the defaults below. */
   env?: Record<string, string>;
 }
@@ -57,6 +61,7 @@ async function startInProcess(env: NodeJS.ProcessEnv, databaseUrl: string): Prom
   return {
     url,
     mode: 'in-process (the load generator shares the server’s event loop and CPU)',
+    node: process.version,
     poolSize: config.databasePoolSize,
     cpuMs: async () => null,
     health: async () => null,
@@ -71,7 +76,7 @@ async function startChild(env: NodeJS.ProcessEnv, options: ServerOptions): Promi
   const nodeArgs: string[] = [];
   if (options.cpuProfDir) nodeArgs.push('--cpu-prof', '--cpu-prof-dir', resolve(options.cpuProfDir));
   nodeArgs.push(...options.serverNodeArgs);
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, script], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = spawn(options.serverNode ?? process.execPath, [...nodeArgs, script], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const stop = onCleanUp('stop the server process', async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -117,7 +122,8 @@ async function startChild(env: NodeJS.ProcessEnv, options: ServerOptions): Promi
   const extra = [options.cpuProfDir ? `--cpu-prof into ${resolve(options.cpuProfDir)}` : '', options.serverNodeArgs.join(' ')].filter(Boolean);
   return {
     url: ready.url,
-    mode: `separate process (pid ${ready.pid}${extra.length ? `; ${extra.join('; ')}` : ''})`,
+    mode: `separate process (pid ${ready.pid}, node ${ready.node}${extra.length ? `; ${extra.join('; ')}` : ''})`,
+    node: ready.node,
     poolSize: ready.poolSize,
     cpuMs,
     health,
