@@ -36,6 +36,8 @@ export interface Options {
   ws: boolean;
   /** Moves without expectedVersion. */
   withoutExpectedVersion: boolean;
+  /** What makeMove selects: the whole seat view, or only what the player reads to choose its next move. */
+  selection: 'full' | 'player';
   /** 'first': only the first of the N instances works jobs (and fans out webhooks); the others run JOB_WORKER=off. */
   jobWorker: 'all' | 'first';
 }
@@ -69,6 +71,7 @@ const SPECS = {
   subscribers: { type: 'string', value: 'N', default: '0', help: 'with --instances: each level again with N gameLog subscribers over the instances' },
   'job-worker': { type: 'string', value: 'all|first', default: 'all', help: 'with --instances: first = JOB_WORKER=off on all instances but the first' },
   ws: { type: 'boolean', help: 'each level again with moves over each player’s graphql-ws socket instead of HTTP' },
+  selection: { type: 'string', value: 'full|player', default: 'full', help: 'what makeMove selects: the table as a client draws it, or only what choosing the next move reads' },
   'without-expected-version': { type: 'boolean', help: 'send moves without expectedVersion (the server decides on the state it knows)' },
   'in-process': { type: 'boolean', help: 'run the server inside the load generator, not in its own process' },
   json: { type: 'string', value: 'FILE', help: 'also write every figure to FILE as JSON' },
@@ -168,6 +171,10 @@ export function parseOptions(argv: string[]): Options | null {
       }),
     subscribers: number('subscribers', text('subscribers'), 0, true),
     withoutExpectedVersion: values['without-expected-version'] === true,
+    selection: ((v) => {
+      if (v !== 'full' && v !== 'player') throw new UsageError(`--selection takes full or player, not ${JSON.stringify(v)}`);
+      return v;
+    })(text('selection')),
     ws: values.ws === true,
     jobWorker: ((v) => {
       if (v !== 'all' && v !== 'first') throw new UsageError(`--job-worker takes all or first, not ${JSON.stringify(v)}`);

@@ -13,6 +13,8 @@ import {
   gameView,
   joinLobby,
   makeMove,
+  MOVE_RESULT_FIELDS,
+  MOVE_RESULT_PLAYER_FIELDS,
   playAgain,
   register,
   seededChance,
@@ -216,6 +218,8 @@ export interface LevelTiming {
   thinkMs: number;
   /** Moves sent without `expectedVersion` (the server decides on the state it knows). */
   withoutExpectedVersion?: boolean;
+  /** What makeMove selects: `full` the table as a client draws it, `player` only what choosing the next move reads. */
+  selection?: 'full' | 'player';
 }
 
 export async function runMoveLevel(client: GraphQLTransport, games: Game[], timing: LevelTiming, probes: Probes, router?: Router): Promise<LevelStats> {
@@ -267,7 +271,12 @@ export async function runMoveLevel(client: GraphQLTransport, games: Game[], timi
       const t0 = performance.now();
       let response: GqlResult<{ makeMove: MoveResult }>;
       try {
-        response = await makeMove(routed?.client ?? client, game.tokens[seat], { gameId: game.id, ...(timing.withoutExpectedVersion ? {} : { expectedVersion: game.version }), ...input });
+        response = await makeMove(
+          routed?.client ?? client,
+          game.tokens[seat],
+          { gameId: game.id, ...(timing.withoutExpectedVersion ? {} : { expectedVersion: game.version }), ...input },
+          timing.selection === 'player' ? MOVE_RESULT_PLAYER_FIELDS : MOVE_RESULT_FIELDS,
+        );
       } catch (error) {
         countError(`NETWORK:${(error as NodeJS.ErrnoException).code ?? 'error'}`);
         await new Promise((done) => setTimeout(done, 50));

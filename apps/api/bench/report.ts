@@ -254,7 +254,8 @@ export function report(run: RunInfo, results: LevelResult[]): string {
     `machine:  ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${run.loadavgStart.map((x) => x.toFixed(2)).join(' ')} at start, ${run.loadavgEnd.map((x) => x.toFixed(2)).join(' ')} at end; node ${process.version}`,
     `run:      preset ${options.preset}, ${options.thinkMs > 0 ? `think ${options.thinkMs} ms (±50%) between moves` : 'closed loop (no think time)'}, ` +
       `${options.warmup} s warm-up + ${options.seconds} s (≤ ${options.maxMoves} moves) per level, ` +
-      `${options.commitSeconds} s of commits; ${maxLevel} games set up in ${fmt(run.setupSeconds, 1)} s`,
+      `${options.commitSeconds} s of commits; ${maxLevel} games set up in ${fmt(run.setupSeconds, 1)} s; ` +
+      `makeMove selects ${options.selection === 'full' ? 'the whole seat view (--selection full)' : 'only what choosing the next move reads (--selection player)'}`,
   ].join('\n');
   let text = `\n${header}\n\n${tables(results)}\n`;
   text += goals(results, options.thinkMs, run.server.node);

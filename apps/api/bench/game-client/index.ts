@@ -18,6 +18,8 @@ export {
   makeMove,
   makeMoveMutation,
   MOVE_RESULT_FIELDS,
+  MOVE_RESULT_PLAYER_FIELDS,
+  PLAYER_VIEW_FIELDS,
   playAgain,
   playAgainMutation,
   register,

@@ -15,8 +15,18 @@ export const SEAT_VIEW_FIELDS = `
   totals over winners end { seat reason }
 `;
 
+/** Only what choosing the next move reads (SeatView below): a bot's or a scripted player's selection. */
+export const PLAYER_VIEW_FIELDS = `
+  phase deal toMove viewer hand contractsLeft activeSeats over
+  legalMoves { kind seat contracts cards maxDiscards count bids suits }
+  currentTrick { leader cards { seat card } winner }
+`;
+
 /** makeMove's default selection: the new version and status, the events in short, the mover's view. */
 export const MOVE_RESULT_FIELDS = `version status events { seq type seat card cards winner deal } game { ${SEAT_VIEW_FIELDS} }`;
+
+/** makeMove's selection for a client that only plays: the new version and status and PLAYER_VIEW_FIELDS. */
+export const MOVE_RESULT_PLAYER_FIELDS = `version status game { ${PLAYER_VIEW_FIELDS} }`;
 
 /** game(id)'s default selection. */
 export const GAME_VIEW_FIELDS = `id version status mySeat view { ${SEAT_VIEW_FIELDS} }`;

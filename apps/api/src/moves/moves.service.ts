@@ -268,14 +268,17 @@ function plan(
   const now = new Date();
   const timedOut = actor.kind === 'system';
   const clock = game.clock ? clockAfter(game.clock, seat, timedOut, phase(state) === 'over' ? null : currentPlayer(state), now) : null;
-  const result: MoveResult = {
+  const result = {
     gameId,
     version,
     status: phase(state) === 'over' ? 'finished' : 'active',
     events: entries.flatMap((e) => eventViews(e.seq, e.events, viewer)),
-    game: view(state, viewer),
     deadline: clock?.deadline ?? null,
-  };
+  } as MoveResult;
+  // The seat view is made when first read: a GraphQL selection without `game`, a bot's or the
+  // clock's move never pay for it. The state is this move's own, so it is the same whenever made.
+  let seatView: MoveResult['game'] | undefined;
+  Object.defineProperty(result, 'game', { enumerable: true, get: () => (seatView ??= view(state, viewer)) });
   // Kept with the entry, so that a retry gets this very answer, not one made later.
   if (key !== null) entries[0].response = result;
 
