@@ -1,7 +1,6 @@
 # Production image: the server against an external PostgreSQL (DATABASE_URL).
 # Node 24: the code runs on 20.19 and later, but Node 20 is past its end of life, and on 24 a move
-# costs about a third less server CPU (README, "Benchmarks": AsyncLocalStorage, which names each
-# request in the logs, no longer slows every promise down there).
+# costs a third to a half less server CPU (README, "Benchmarks").
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
