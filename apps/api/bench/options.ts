@@ -133,6 +133,13 @@ export function parseOptions(argv: string[]): Options | null {
     }
     return value;
   };
+  const choice = <T extends string>(name: keyof typeof SPECS, allowed: readonly [T, T]): T => {
+    const value = text(name);
+    if (!(allowed as readonly string[]).includes(value)) {
+      throw new UsageError(`--${name} takes ${allowed.join(' or ')}, not ${JSON.stringify(value)}`);
+    }
+    return value as T;
+  };
   const nonEmpty = (name: keyof typeof SPECS): string | null => {
     const value = values[name];
     if (value === undefined) return null;
@@ -171,15 +178,9 @@ export function parseOptions(argv: string[]): Options | null {
       }),
     subscribers: number('subscribers', text('subscribers'), 0, true),
     withoutExpectedVersion: values['without-expected-version'] === true,
-    selection: ((v) => {
-      if (v !== 'full' && v !== 'player') throw new UsageError(`--selection takes full or player, not ${JSON.stringify(v)}`);
-      return v;
-    })(text('selection')),
+    selection: choice('selection', ['full', 'player'] as const),
     ws: values.ws === true,
-    jobWorker: ((v) => {
-      if (v !== 'all' && v !== 'first') throw new UsageError(`--job-worker takes all or first, not ${JSON.stringify(v)}`);
-      return v;
-    })(text('job-worker')),
+    jobWorker: choice('job-worker', ['all', 'first'] as const),
   };
   const several = options.instances > 1 || options.workers > 1;
   if (several && (options.inProcess || options.correspondence || options.cpuProfDir || options.ws || options.serverNode)) {

@@ -91,7 +91,6 @@ function tables(results: LevelResult[]): string {
     r.moves.postgres ? fmt(r.moves.postgres.tuplesInsertedPerMove, 2) : '–',
     r.moves.postgres ? fmt(r.moves.postgres.walBytesPerMove, 0) : '–',
   ]);
-  const ms = (x: number | null | undefined, digits = 2) => (x === null || x === undefined ? '–' : fmt(x, digits));
   const cores = (perOp: number | null | undefined, rate: number) => (perOp === null || perOp === undefined ? '–' : fmt((perOp * rate) / 1000, 2));
   const cpuRows = results.map((r) => {
     const c = r.moves.cpuMsPerMove;
@@ -236,8 +235,9 @@ export function goals(results: LevelResult[], thinkMs: number, node: string): st
   return lines.length === 0 ? '' : `\nGoals (the server on node ${node}):\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
 }
 
-function ms(x: number | null | undefined): string {
-  return x === null || x === undefined ? '–' : fmt(x, 2);
+/** A CPU time in ms, or – when it was not measured. */
+function ms(x: number | null | undefined, digits = 2): string {
+  return x === null || x === undefined ? '–' : fmt(x, digits);
 }
 
 /** The whole text report, as printed on stdout. */
