@@ -6,9 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRecord, replay } from '@mizerka/rules';
+import { withClient } from '../../apps/api/src/database/with-client.js';
 import { createTestDatabase } from '../database.js';
 import {
   chooseMove,
@@ -42,6 +44,19 @@ interface Unknown {
   seat: number;
   move: Record<string, unknown>;
   key: string;
+  /** The game's version when the move was sent. */
+  version: number;
+}
+
+/** The game's last move (not a deal) as stored, with the idempotency key it was made under. */
+async function lastMoveEntry(url: string, gameId: string): Promise<{ seq: number; move: unknown; idempotencyKey: string | null } | null> {
+  return withClient(url, async (client) => {
+    const { rows } = await client.query(
+      `SELECT seq, move, idempotency_key FROM game_events WHERE game_id = $1 AND kind <> 'deal' ORDER BY seq DESC LIMIT 1`,
+      [gameId],
+    );
+    return rows[0] ? { seq: rows[0].seq, move: rows[0].move, idempotencyKey: rows[0].idempotency_key } : null;
+  });
 }
 
 describe('SIGKILL while moves are in flight (DATABASE_URL)', () => {
@@ -111,7 +126,7 @@ describe('SIGKILL while moves are in flight (DATABASE_URL)', () => {
               }
             }
           });
-          if (!answered || settled.some((s) => s.status === 'rejected')) unknowns.push({ seat: turn.seat, move, key });
+          if (!answered || settled.some((s) => s.status === 'rejected')) unknowns.push({ seat: turn.seat, move, key, version: turn.version });
         }
       })();
       await sleep(150 + random(900));
@@ -128,14 +143,27 @@ describe('SIGKILL while moves are in flight (DATABASE_URL)', () => {
       // same key gives the first result, or makes it now; either way it is there exactly once.
       const last = unknowns.at(-1);
       if (last) {
+        const versionBefore = last.version;
         const g = data(await h.gql('query($id: ID!) { game(id: $id) { version view { toMove } } }', { id: gameId }), 'game');
         const retry = await h.gql(MAKE_MOVE, { input: { gameId, idempotencyKey: last.key, ...last.move } }, players[last.seat].token);
         if (retry.data?.makeMove) {
           successes.push({ version: retry.data.makeMove.version, seat: last.seat, move: last.move, via: 'retry after restart' });
           expect(retry.data.makeMove.version).toBeGreaterThanOrEqual(g.version);
         } else {
-          // Only possible when the move was never made and it is no longer this seat's turn.
-          expect(g.view.toMove).not.toBe(last.seat);
+          // Refused: the move was never made and it is no longer this seat's turn, or it was made
+          // by the request without a key (its answer lost with the kill), which the key cannot know
+          // of: the seat may then be to move again (it won the trick). Never made under this key:
+          // that retry must have been answered with the first result.
+          const answer = JSON.stringify(retry.errors);
+          const made = await lastMoveEntry(databaseUrl, gameId);
+          const madeHere = made !== null && made.seq > versionBefore && isDeepStrictEqual(made.move, recordMoveOf(last.seat, last.move));
+          if (madeHere) {
+            console.info(`[restart] the unanswered move was made without its key; the keyed retry: ${answer}`);
+            expect(made.idempotencyKey, answer).toBeNull();
+            expect(['NOT_YOUR_TURN', 'ILLEGAL_MOVE'], answer).toContain(retry.errors?.[0]?.extensions?.code);
+          } else {
+            expect(g.view.toMove, answer).not.toBe(last.seat);
+          }
         }
       }
 
