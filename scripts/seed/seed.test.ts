@@ -157,7 +157,7 @@ describe('db:seed', () => {
       tricks: await query(`SELECT DISTINCT cardinality(cards) AS cards FROM tricks WHERE game_id = $1`, [id]),
       game: await query(
         `SELECT status, phase, to_move, deal_index, cardinality(totals) AS totals, cardinality(winners) > 0 AS winners, time_control IS NULL AS untimed,
-                end_seat, finished_at IS NOT NULL AS finished, jsonb_typeof(state) AS state,
+                end_seat, finished_at IS NOT NULL AS finished, json_typeof(state) AS state,
                 (SELECT count(*)::int FROM game_seats s WHERE s.game_id = g.id AND s.place IS NOT NULL AND s.total IS NOT NULL) AS placed
            FROM games g WHERE id = $1`,
         [id],

@@ -27,4 +27,33 @@ describe('the games table, as the move path writes it', () => {
       expect(options.rows[0].reloptions).toContain('fillfactor=70');
     });
   });
+
+  it('stores a state of up to ~3.5 kB as the text it is, uncompressed, and updates it on its page', async () => {
+    const url = await createTestDatabase();
+    await withClient(url, async (client) => {
+      // As long as a late four-player game's state, and as compressible as JSON is: with jsonb and
+      // PostgreSQL's default threshold (~2 kB a row) every write of it was parsed and compressed.
+      const state = (n: number) => JSON.stringify({ version: n, hands: Array.from({ length: 120 }, (_, i) => ({ seat: i % 4, cards: [i, n] })) });
+      expect(state(1).length).toBeGreaterThan(3_000);
+      const { rows } = await client.query<{ id: string }>(
+        `INSERT INTO games (id, preset, players, first_dealer, phase, state, totals, winners, updated_at)
+         VALUES (gen_random_uuid(), 'classic-4', 4, 0, 'play', $1, '{}', '{}', now()) RETURNING id`,
+        [state(1)],
+      );
+      // Each move is a transaction of its own; its UPDATE prunes the versions before it.
+      const page = async () =>
+        (await client.query<{ page: string }>(`SELECT split_part(trim(both '()' from ctid::text), ',', 1) AS page FROM games WHERE id = $1`, [rows[0].id])).rows[0].page;
+      const first = await page();
+      for (let n = 2; n <= 6; n++) {
+        await client.query(`UPDATE games SET state = $2, version = $3, updated_at = now() WHERE id = $1`, [rows[0].id, state(n), n]);
+        expect(await page(), `the page of version ${n}`).toBe(first);
+      }
+      const stored = await client.query<{ type: string; compression: string | null; text: string }>(
+        `SELECT pg_typeof(state)::text AS type, pg_column_compression(state) AS compression, state::text AS text FROM games WHERE id = $1`,
+        [rows[0].id],
+      );
+      const { type, compression, text } = stored.rows[0];
+      expect({ type, compression, asWritten: text === state(6) }).toEqual({ type: 'json', compression: null, asWritten: true });
+    });
+  });
 });

@@ -187,7 +187,7 @@ export class GameStore {
     const moveDeal = w.entries[0].dealIndex;
 
     const sets: Prisma.Sql[] = [
-      Prisma.sql`state = ${serializeStateJson(w.state)}::jsonb`,
+      Prisma.sql`state = ${serializeStateJson(w.state)}::json`,
       Prisma.sql`version = ${w.entries[w.entries.length - 1].seq}::int`,
       Prisma.sql`phase = ${phase(w.state)}::varchar`,
       Prisma.sql`to_move = ${currentPlayer(w.state)}::smallint`,

@@ -5,7 +5,8 @@ import type { AppConfig } from '../config/app-config.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { DATABASE_URL } from './database-url.js';
 
-/** PostgreSQL's type id of jsonb. */
+/** PostgreSQL's type ids of json and jsonb. */
+const JSON_OID = 114;
 const JSONB = 3802;
 
 /**
@@ -29,8 +30,12 @@ export class HotSql implements OnApplicationShutdown {
       connect_timeout: 5,
       prepare: true,
       onnotice: () => undefined,
-      // Our jsonb parameters are JSON text already (JSON.stringify'd, as for Prisma): sent as they are.
-      types: { jsonbText: { to: JSONB, from: [], serialize: (text: string) => text, parse: (text: string) => text } },
+      // Our json and jsonb parameters are JSON text already (JSON.stringify'd, as for Prisma): sent
+      // as they are. Postgres.js would stringify them again, storing a JSON string of the text.
+      types: {
+        jsonText: { to: JSON_OID, from: [], serialize: (text: string) => text, parse: (text: string) => text },
+        jsonbText: { to: JSONB, from: [], serialize: (text: string) => text, parse: (text: string) => text },
+      },
       connection: { application_name: 'mizerka-moves', statement_timeout: 15_000 },
     });
   }
