@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY } from '../games/games.test-kit.js';
+import { HotSql } from '../prisma/hot-sql.js';
 
 const TOKEN = 'metrics-test-token-0123456789';
 let t: TestApp;
@@ -37,6 +39,16 @@ describe('/metrics', () => {
     expect(ok.type).toContain('text/plain');
     expect(ok.text).toContain('nodejs_eventloop_lag_seconds');
     expect(ok.text).toMatch(/mizerka_db_pool_connections\{state="idle"\} \d+/);
+  });
+
+  it("counts the statements in flight on the move path's own pool", async () => {
+    const series = 'mizerka_db_hot_statements_in_flight';
+    expect(sample((await scrape(t, TOKEN)).text, series)).toBe(0);
+    const slow = t.app.get(HotSql).rows(Prisma.sql`SELECT pg_sleep(0.5)`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(sample((await scrape(t, TOKEN)).text, series)).toBe(1);
+    await slow;
+    expect(sample((await scrape(t, TOKEN)).text, series)).toBe(0);
   });
 
   it('counts moves by outcome, their latency and errors by code', async () => {

@@ -68,6 +68,23 @@ new Gauge({
   },
 });
 
+/** The move path's own pools (Postgres.js, which keeps no count of its connections to read). */
+const hotPools = new Set<{ readonly inFlight: number }>();
+
+export function watchHotPool(pool: { readonly inFlight: number }): () => void {
+  hotPools.add(pool);
+  return () => hotPools.delete(pool);
+}
+
+new Gauge({
+  name: 'mizerka_db_hot_statements_in_flight',
+  help: "Statements sent on the move path's own pool and not yet answered (past its DATABASE_POOL_SIZE connections they queue)",
+  registers: [registry],
+  collect() {
+    this.set([...hotPools].reduce((total, pool) => total + pool.inFlight, 0));
+  },
+});
+
 /** What the socket gauges count: the live connections of each application in the process. */
 interface LiveSource {
   sockets(): number;

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import postgres from 'postgres';
 import type { AppConfig } from '../config/app-config.js';
 import type { Prisma } from '../generated/prisma/client.js';
+import { watchHotPool } from '../metrics/metrics.js';
 import { DATABASE_URL } from './database-url.js';
 
 /** PostgreSQL's type ids of json and jsonb. */
@@ -22,6 +23,9 @@ const JSONB = 3802;
 @Injectable()
 export class HotSql implements OnApplicationShutdown {
   private readonly sql: postgres.Sql;
+  /** Statements sent and not yet answered (`mizerka_db_hot_statements_in_flight`). */
+  inFlight = 0;
+  private readonly unwatch = watchHotPool(this);
 
   constructor(@Inject(DATABASE_URL) url: string, config: ConfigService<AppConfig, true>) {
     this.sql = postgres(url, {
@@ -42,10 +46,16 @@ export class HotSql implements OnApplicationShutdown {
 
   /** Runs `query` as a prepared statement; answers its rows. */
   async rows<T>(query: Prisma.Sql): Promise<T[]> {
-    return (await this.sql.unsafe(query.text, query.values as postgres.ParameterOrJSON<never>[], { prepare: true })) as unknown as T[];
+    this.inFlight++;
+    try {
+      return (await this.sql.unsafe(query.text, query.values as postgres.ParameterOrJSON<never>[], { prepare: true })) as unknown as T[];
+    } finally {
+      this.inFlight--;
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.unwatch();
     await this.sql.end({ timeout: 5 });
   }
 }
