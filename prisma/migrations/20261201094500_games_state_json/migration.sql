@@ -1,6 +1,7 @@
 -- Every move rewrites games.state whole, and nothing queries inside it: as json it is stored as
 -- the text it is, instead of being parsed into jsonb on each write (a tenth of PostgreSQL's CPU
--- per move in a profile of the move path).
+-- per move in a profile of the move path). The change of type rewrites the table, under a lock
+-- that holds moves back for as long as that takes (about 20 s per million games on 2 cores).
 -- AlterTable
 ALTER TABLE "games" ALTER COLUMN "state" SET DATA TYPE JSON;
 
