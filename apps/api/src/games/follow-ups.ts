@@ -6,8 +6,20 @@ import type { GameClock } from './time-control.js';
 /**
  * What must happen because of a write that produced `events` and left the game in `state`: the
  * outbox entries it queues in the same statement. `seats` are player ids by seat.
+ *
+ * A turn is queued (`turnBegan`) when it is work for the server: a seat the server plays (`serverBots`
+ * by seat; a server bot's level never changes) or a deadline to watch. A person's untimed turn
+ * needs nothing from it beyond the feed's `yourTurn`, which the write makes itself, so it queues
+ * nothing: no relay, no job. Without `serverBots` every turn is queued (a game's first turn,
+ * whose seats the caller has not looked up).
  */
-export function followUpsOf(seats: readonly string[], events: readonly GameEvent[], state: GameState, deadline: Date | null): OutboxEntry[] {
+export function followUpsOf(
+  seats: readonly string[],
+  events: readonly GameEvent[],
+  state: GameState,
+  deadline: Date | null,
+  serverBots?: readonly boolean[],
+): OutboxEntry[] {
   const out: OutboxEntry[] = [];
   for (const event of events) {
     if (event.type === 'dealScored') out.push({ type: 'dealFinished', deal: event.deal });
@@ -17,7 +29,7 @@ export function followUpsOf(seats: readonly string[], events: readonly GameEvent
     }
   }
   const toMove = currentPlayer(state);
-  if (toMove !== null) {
+  if (toMove !== null && (deadline !== null || serverBots === undefined || serverBots[toMove])) {
     out.push({ type: 'turnBegan', seat: toMove, playerId: seats[toMove], deadline: deadline?.toISOString() ?? null });
   }
   return out;

@@ -31,6 +31,8 @@ export interface StoredGame {
   state: GameState;
   /** Player ids by seat. */
   seats: string[];
+  /** By seat: whether the server plays it (a server bot, with a level). */
+  serverBots: boolean[];
   /** The move clock; null when the game is untimed. */
   clock: GameClock | null;
 }
@@ -119,6 +121,7 @@ export class GameStore {
         state: unknown;
         seat: number | null;
         seats: string[];
+        server_bots: boolean[] | null;
         time_control: unknown;
         turn_started_at: Date | null;
         turn_deadline: Date | null;
@@ -131,6 +134,8 @@ export class GameStore {
       SELECT g.status::text AS status, g.version, g.state, s.seat,
              g.time_control, g.turn_started_at, g.turn_deadline, g.bank_ms, g.timeouts,
              (SELECT array_agg(a.player_id::text ORDER BY a.seat) FROM game_seats a WHERE a.game_id = g.id) AS seats,
+             (SELECT array_agg(p.bot_level IS NOT NULL ORDER BY a.seat)
+                FROM game_seats a JOIN players p ON p.id = a.player_id WHERE a.game_id = g.id) AS server_bots,
              e.seq AS earlier_seq, e.request_hash, e.response
         FROM games g
         LEFT JOIN game_seats s ON s.game_id = g.id AND s.player_id = ${playerId}::uuid
@@ -145,6 +150,7 @@ export class GameStore {
       state: deserializeState(json(r.state)),
       seat: r.seat,
       seats: r.seats ?? [],
+      serverBots: r.server_bots ?? [],
       clock: clockOf(r),
       earlier: r.earlier_seq === null ? null : { seq: r.earlier_seq, requestHash: r.request_hash, response: json(r.response) },
     };

@@ -139,7 +139,7 @@ export class MovesService {
       if (useCache && options.expectedVersion == null) return this.decideAndWrite(gameId, actor, action, options, false);
       return this.lostRace(gameId, playerId, key, request);
     }
-    this.cache.remember(gameId, { status: result.status, version: result.version, state: write.state, seats: game.seats, clock: write.clock });
+    this.cache.remember(gameId, { status: result.status, version: result.version, state: write.state, seats: game.seats, serverBots: game.serverBots, clock: write.clock });
     // After the commit: followers read what is now durable.
     this.bus.published(gameId, result.version);
     this.feed.published(write.feed, tx);
@@ -283,7 +283,7 @@ function plan(
   if (key !== null) entries[0].response = result;
 
   const events = entries.flatMap((e) => e.events);
-  const followUps = followUpsOf(game.seats, events, state, clock?.deadline ?? null);
+  const followUps = followUpsOf(game.seats, events, state, clock?.deadline ?? null, game.serverBots);
   const cause = timedOut ? { seat, action: actor.cause === 'timeout' ? ('autoMove' as const) : ('forfeit' as const) } : null;
   const write: GameWrite = {
     gameId,
@@ -301,7 +301,7 @@ function plan(
 
 /** The game as the move path keeps it, from a read. */
 function storedOf(read: GameRead): StoredGame {
-  return { status: read.status, version: read.version, state: read.state, seats: read.seats, clock: read.clock };
+  return { status: read.status, version: read.version, state: read.state, seats: read.seats, serverBots: read.serverBots, clock: read.clock };
 }
 
 /** The SHA-256 of what a request asks for, so that an idempotency key is bound to one request. */

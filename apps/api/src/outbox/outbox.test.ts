@@ -45,6 +45,14 @@ async function insertRows(gameId: string, from: number, count: number): Promise<
     SELECT ${gameId}::uuid, i, '[{"type": "dealFinished", "deal": 0}]'::jsonb FROM generate_series(${from}::int, ${from + count - 1}::int) AS i`;
 }
 
+/** A time control whose turns never run out during a test: each turn has a deadline to watch. */
+const TIMED = { moveSeconds: 3600, bankSeconds: 0, onTimeout: 'autoMove' as const, maxTimeouts: 3 };
+
+async function deadlineOf(gameId: string): Promise<string | null> {
+  const game = await prisma.game.findUniqueOrThrow({ where: { id: gameId }, select: { turnDeadline: true } });
+  return game.turnDeadline?.toISOString() ?? null;
+}
+
 async function moveOnce(t: TestApp, gameId: string, seated: TestPlayer[], random: (n: number) => number) {
   const toMove = (await t.gql(TURN_QUERY, { id: gameId })).data!.game.view.toMove as number;
   const mine = (await t.gql(TURN_QUERY, { id: gameId }, seated[toMove].token)).data!.game;
@@ -66,11 +74,12 @@ async function waitFor<T>(check: () => Promise<T | null | undefined | false>, wh
 describe('outbox entries', () => {
   it('are written by the move statement itself: one job per write, with what followed from it', async () => {
     const seated = await players(queuing, 3, 'obx');
-    const gameId = await startGame(queuing, seated, 'short');
+    // Timed: every turn has a deadline to watch, so every write queues its turn.
+    const gameId = await startGame(queuing, seated, 'short', {}, TIMED);
     const start = await queued(gameId);
     const firstToMove = (await queuing.gql(TURN_QUERY, { id: gameId })).data!.game.view.toMove as number;
     expect(start).toEqual([
-      { gameId, seq: 1, entries: [{ type: 'turnBegan', seat: firstToMove, playerId: seated[firstToMove].id, deadline: null }] },
+      { gameId, seq: 1, entries: [{ type: 'turnBegan', seat: firstToMove, playerId: seated[firstToMove].id, deadline: await deadlineOf(gameId) }] },
     ]);
 
     const random = rng(3);
@@ -82,7 +91,7 @@ describe('outbox entries', () => {
       const job = jobs[jobs.length - 1];
       expect(job.seq).toBe(version);
       const turn = job.entries.find((e) => e.type === 'turnBegan');
-      expect(turn).toEqual({ type: 'turnBegan', seat: game.toMove, playerId: seated[game.toMove!].id, deadline: null });
+      expect(turn).toEqual({ type: 'turnBegan', seat: game.toMove, playerId: seated[game.toMove!].id, deadline: await deadlineOf(gameId) });
       if (job.entries.some((e) => e.type === 'dealFinished')) {
         dealFinishedAt = version;
         // The deal's last card and the next deal are one write: the job follows the deal entry.
@@ -92,6 +101,35 @@ describe('outbox entries', () => {
     }
     expect(dealFinishedAt).not.toBeNull();
   }, 30_000);
+
+  it("queue a turn only when it is the server's work: a server bot's, or one with a deadline; not a person's untimed turn", async () => {
+    const [ala, ola] = await players(queuing, 2, 'obt');
+    const bot = await prisma.player.create({
+      data: { name: `obtbot${process.pid % 10_000}`, nameKey: `obtbot${process.pid % 10_000}`, kind: 'bot', botLevel: 'random' },
+    });
+    const seated = [ala, ola, { id: bot.id, name: bot.name, token: '' }];
+    // Untimed; the first turn (the dealer is drawn at random) a person's, so that people move first.
+    let gameId = await startGame(queuing, seated, 'short');
+    while ((await queuing.gql(TURN_QUERY, { id: gameId })).data!.game.view.toMove === 2) gameId = await startGame(queuing, seated, 'short');
+    const random = rng(5);
+    let personTurns = 0;
+    for (let moves = 0; moves < 50; moves++) {
+      const toMove = (await queuing.gql(TURN_QUERY, { id: gameId })).data!.game.view.toMove as number;
+      if (toMove === 2) break; // the bot's turn: nobody works jobs here
+      const { version, game } = await moveOnce(queuing, gameId, seated, random);
+      const job = (await queued(gameId)).find((j) => j.seq === version);
+      if (game.toMove === 2) {
+        expect(job?.entries).toContainEqual({ type: 'turnBegan', seat: 2, playerId: bot.id, deadline: null });
+      } else {
+        personTurns++;
+        expect(job?.entries.some((e) => e.type === 'turnBegan') ?? false, `the write at ${version}`).toBe(false);
+      }
+    }
+    expect(personTurns).toBeGreaterThan(0);
+    expect((await queuing.gql(TURN_QUERY, { id: gameId })).data!.game.view.toMove).toBe(2);
+    // The person's turn is still in their feed, written by the move itself.
+    expect(await prisma.playerEvent.count({ where: { gameId, type: 'yourTurn', playerId: { in: [ala.id, ola.id] } } })).toBeGreaterThan(0);
+  });
 
   it('are not written by a write that lost its race', async () => {
     const seated = await players(queuing, 3, 'obl');
@@ -147,7 +185,7 @@ describe('outbox entries', () => {
 describe('the outbox consumer', () => {
   it('works what was committed while no worker ran (a crash between commit and work loses nothing)', async () => {
     const seated = await players(queuing, 3, 'obc');
-    const gameId = await startGame(queuing, seated, 'short');
+    const gameId = await startGame(queuing, seated, 'short', {}, TIMED);
     const random = rng(8);
     for (let i = 0; i < 5; i++) await moveOnce(queuing, gameId, seated, random);
     const jobs = await queued(gameId);
