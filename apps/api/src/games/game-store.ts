@@ -133,11 +133,12 @@ export class GameStore {
       }>(Prisma.sql`
       SELECT g.status::text AS status, g.version, g.state, s.seat,
              g.time_control, g.turn_started_at, g.turn_deadline, g.bank_ms, g.timeouts,
-             (SELECT array_agg(a.player_id::text ORDER BY a.seat) FROM game_seats a WHERE a.game_id = g.id) AS seats,
-             (SELECT array_agg(p.bot_level IS NOT NULL ORDER BY a.seat)
-                FROM game_seats a JOIN players p ON p.id = a.player_id WHERE a.game_id = g.id) AS server_bots,
+             t.seats, t.server_bots,
              e.seq AS earlier_seq, e.request_hash, e.response
         FROM games g
+        CROSS JOIN LATERAL (
+          SELECT array_agg(a.player_id::text ORDER BY a.seat) AS seats, array_agg(p.bot_level IS NOT NULL ORDER BY a.seat) AS server_bots
+            FROM game_seats a JOIN players p ON p.id = a.player_id WHERE a.game_id = g.id) t
         LEFT JOIN game_seats s ON s.game_id = g.id AND s.player_id = ${playerId}::uuid
         LEFT JOIN game_events e
           ON e.game_id = g.id AND e.player_id = ${playerId}::uuid AND e.idempotency_key = ${key}::varchar
