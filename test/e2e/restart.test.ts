@@ -143,7 +143,6 @@ describe('SIGKILL while moves are in flight (DATABASE_URL)', () => {
       // same key gives the first result, or makes it now; either way it is there exactly once.
       const last = unknowns.at(-1);
       if (last) {
-        const versionBefore = last.version;
         const g = data(await h.gql('query($id: ID!) { game(id: $id) { version view { toMove } } }', { id: gameId }), 'game');
         const retry = await h.gql(MAKE_MOVE, { input: { gameId, idempotencyKey: last.key, ...last.move } }, players[last.seat].token);
         if (retry.data?.makeMove) {
@@ -156,7 +155,7 @@ describe('SIGKILL while moves are in flight (DATABASE_URL)', () => {
           // that retry must have been answered with the first result.
           const answer = JSON.stringify(retry.errors);
           const made = await lastMoveEntry(databaseUrl, gameId);
-          const madeHere = made !== null && made.seq > versionBefore && isDeepStrictEqual(made.move, recordMoveOf(last.seat, last.move));
+          const madeHere = made !== null && made.seq > last.version && isDeepStrictEqual(made.move, recordMoveOf(last.seat, last.move));
           if (madeHere) {
             console.info(`[restart] the unanswered move was made without its key; the keyed retry: ${answer}`);
             expect(made.idempotencyKey, answer).toBeNull();

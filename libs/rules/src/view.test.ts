@@ -9,7 +9,6 @@ import {
   makeRules,
   newGame,
   parseCard,
-  phase as phaseOf,
   PRESETS,
   randomPlayout,
   serializeState,
@@ -20,6 +19,7 @@ import {
   type GameEvent,
   type GameState,
 } from './index.js';
+import { makeRng, playRandomGame } from '../test-kit/index.js';
 import { dealt, must, rulesOf, step, stepEvents } from './test-support.js';
 
 describe('cards', () => {
@@ -199,38 +199,25 @@ describe('serializeState', () => {
   });
 
   it('writes the JSON text JSON.stringify would write, field for field, at every step of whole games', () => {
-    for (const preset of PRESETS) {
-      const r = rulesOf(preset);
-      const rng = new Xoshiro128(11, 12, 13, PRESETS.indexOf(preset) + 1);
-      const pick = <T>(xs: readonly T[]): T => xs[rng.below(xs.length)];
-      let state = newGame(r, 0);
-      for (let steps = 0; phaseOf(state) !== 'over' && steps < 2_000; steps++) {
-        const text = serializeStateJson(state);
-        expect(JSON.stringify(JSON.parse(text))).toBe(text);
-        const parsed = JSON.parse(text) as Record<string, unknown>;
-        const fields = state as unknown as Record<string, unknown>;
-        for (const [key, value] of Object.entries(parsed)) {
-          if (key === 'format' || key === 'rules') continue;
-          const field = fields[key];
-          expect(value, `${preset} ${key}`).toEqual(ArrayBuffer.isView(field) ? Array.from(field as Uint8Array) : field);
-        }
-        expect(serializeStateJson(deserializeState(parsed))).toBe(text);
-        const legal = legalMoves(state);
-        if (legal === null) {
-          state = dealt(state, shuffledDeck(r, rng.below(2 ** 31).toString(16).padStart(32, '0')));
-          continue;
-        }
-        const seat = legal.seat;
-        switch (legal.kind) {
-          case 'contract': state = step(state, { kind: 'contract', seat, contract: pick(legal.contracts) }); break;
-          case 'exchange': state = step(state, { kind: 'exchange', seat, discards: legal.cards.slice(0, rng.below(Math.min(legal.maxDiscards, legal.cards.length) + 1)) }); break;
-          case 'bid': state = step(state, { kind: 'bid', seat, bid: pick(legal.bids) }); break;
-          case 'discard': state = step(state, { kind: 'discard', seat, cards: legal.cards.slice(0, legal.count) }); break;
-          case 'trump': state = step(state, { kind: 'trump', seat, suit: pick(legal.suits) }); break;
-          case 'play': state = step(state, { kind: 'play', seat, card: pick(legal.cards) }); break;
-        }
+    const check = (state: GameState, where: string) => {
+      const text = serializeStateJson(state);
+      expect(JSON.stringify(JSON.parse(text))).toBe(text);
+      const parsed = JSON.parse(text) as Record<string, unknown>;
+      const fields = state as unknown as Record<string, unknown>;
+      for (const [key, value] of Object.entries(parsed)) {
+        if (key === 'format' || key === 'rules') continue;
+        const field = fields[key];
+        expect(value, `${where} ${key}`).toEqual(ArrayBuffer.isView(field) ? Array.from(field as Uint8Array) : field);
       }
-      expect(phaseOf(state), preset).toBe('over');
+      expect(serializeStateJson(deserializeState(parsed))).toBe(text);
+    };
+    for (const preset of PRESETS) {
+      const game = playRandomGame(rulesOf(preset), makeRng(PRESETS.indexOf(preset) + 11), {
+        keepSteps: false,
+        onDeal: (d) => (check(d.before, `${preset} before deal ${d.dealIndex}`), check(d.after, `${preset} deal ${d.dealIndex}`)),
+        onStep: (s) => check(s.after, `${preset} deal ${s.dealIndex} move ${s.moveIndex}`),
+      });
+      expect(game.over, preset).toBe(true);
     }
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
+import { pickServerBot } from '../bots/bot-players.js';
 import { loadConfig, type AppConfig } from '../config/app-config.js';
 import { GameStore } from '../games/index.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY, type TestPlayer } from '../games/games.test-kit.js';
@@ -104,10 +105,8 @@ describe('outbox entries', () => {
 
   it("queue a turn only when it is the server's work: a server bot's, or one with a deadline; not a person's untimed turn", async () => {
     const [ala, ola] = await players(queuing, 2, 'obt');
-    const bot = await prisma.player.create({
-      data: { name: `obtbot${process.pid % 10_000}`, nameKey: `obtbot${process.pid % 10_000}`, kind: 'bot', botLevel: 'random' },
-    });
-    const seated = [ala, ola, { id: bot.id, name: bot.name, token: '' }];
+    const bot = await pickServerBot(prisma, 'random', [ala.id, ola.id]);
+    const seated = [ala, ola, { id: bot, name: 'bot', token: '' }];
     // Untimed; the first turn (the dealer is drawn at random) a person's, so that people move first.
     let gameId = await startGame(queuing, seated, 'short');
     while ((await queuing.gql(TURN_QUERY, { id: gameId })).data!.game.view.toMove === 2) gameId = await startGame(queuing, seated, 'short');
@@ -119,7 +118,7 @@ describe('outbox entries', () => {
       const { version, game } = await moveOnce(queuing, gameId, seated, random);
       const job = (await queued(gameId)).find((j) => j.seq === version);
       if (game.toMove === 2) {
-        expect(job?.entries).toContainEqual({ type: 'turnBegan', seat: 2, playerId: bot.id, deadline: null });
+        expect(job?.entries).toContainEqual({ type: 'turnBegan', seat: 2, playerId: bot, deadline: null });
       } else {
         personTurns++;
         expect(job?.entries.some((e) => e.type === 'turnBegan') ?? false, `the write at ${version}`).toBe(false);

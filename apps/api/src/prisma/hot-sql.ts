@@ -10,6 +10,11 @@ import { DATABASE_URL } from './database-url.js';
 const JSON_OID = 114;
 const JSONB = 3802;
 
+/** A parameter type whose values are sent as the text they are (read as Postgres.js would). */
+function sentAsText(oid: number) {
+  return { to: oid, from: [] as number[], serialize: (text: string) => text, parse: (text: string) => text };
+}
+
 /**
  * The hot path's own Postgres.js pool, for the statements every move runs: the game store's read
  * and guarded write, and the token lookup of a request whose token is not cached (in
@@ -36,10 +41,7 @@ export class HotSql implements OnApplicationShutdown {
       onnotice: () => undefined,
       // Our json and jsonb parameters are JSON text already (JSON.stringify'd, as for Prisma): sent
       // as they are. Postgres.js would stringify them again, storing a JSON string of the text.
-      types: {
-        jsonText: { to: JSON_OID, from: [], serialize: (text: string) => text, parse: (text: string) => text },
-        jsonbText: { to: JSONB, from: [], serialize: (text: string) => text, parse: (text: string) => text },
-      },
+      types: { jsonText: sentAsText(JSON_OID), jsonbText: sentAsText(JSONB) },
       connection: { application_name: 'mizerka-moves', statement_timeout: 15_000 },
     });
   }
