@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import 'reflect-metadata';
-import { type INestApplication, ValidationPipe } from '@nestjs/common';
-import { validationFailed } from './common/validation-errors.js';
+import type { INestApplication } from '@nestjs/common';
+import { InputValidationPipe } from './common/input-validation.js';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -58,7 +58,7 @@ export async function createApp(config: AppConfig, databaseUrl: string, logger: 
   app.use('/graphql', boundResponses(config.graphqlLimits.maxResponseBytes));
   app.useGlobalPipes(
     new InputGuardPipe('raw'),
-    new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false, exceptionFactory: validationFailed }),
+    new InputValidationPipe(),
     new InputGuardPipe('typed'),
   );
   notFoundEverywhere(app);

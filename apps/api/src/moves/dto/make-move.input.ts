@@ -1,8 +1,9 @@
 import { Field, ID, InputType } from '@nestjs/graphql';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, Matches } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, isIn, IsOptional, IsString, IsUUID, isUUID, Matches, matches } from 'class-validator';
 import type { Bid, Contract, Suit } from '@mizerka/rules';
+import { onlyKeys, QuickChecked } from '../../common/input-validation.js';
 import { Prop } from '../../common/model-field.js';
-import { MoveOptionsBody } from './move-options.input.js';
+import { MOVE_OPTIONS_FIELDS, MoveOptionsBody, validMoveOptions } from './move-options.input.js';
 import { BidEnum, CARD_PATTERN, ContractEnum, MoveKindEnum, type MoveKind, SuitEnum } from '../../games/index.js';
 
 const CARD_MESSAGE = 'a card is written rank then suit, e.g. "AS", "TD", "7C"';
@@ -12,6 +13,7 @@ const CARD_MESSAGE = 'a card is written rank then suit, e.g. "AS", "TD", "7C"';
  * The seat is the caller's; the body of POST /api/v1/games/:id/moves.
  */
 @InputType({ isAbstract: true })
+@QuickChecked(quickMoveBody)
 export class MoveBody extends MoveOptionsBody {
   @Prop(() => MoveKindEnum, { enumRef: true })
   @IsIn(Object.values(MoveKindEnum))
@@ -54,8 +56,39 @@ export class MoveBody extends MoveOptionsBody {
 }
 
 @InputType({ description: 'A move in a game: kind plus the field that kind needs' })
+@QuickChecked(({ gameId, ...body }) => isUUID(gameId, 'all') && quickMoveBody(body))
 export class MakeMoveInput extends MoveBody {
   @Field(() => ID)
   @IsUUID('all', { message: 'gameId must be a valid id' })
   gameId!: string;
+}
+
+const MOVE_FIELDS = new Set<string>(['kind', 'contract', 'discards', 'bid', 'cards', 'suit', 'card', ...MOVE_OPTIONS_FIELDS]);
+const KINDS = Object.values(MoveKindEnum);
+const CONTRACTS = Object.values(ContractEnum);
+const BIDS = Object.values(BidEnum);
+const SUITS = Object.values(SuitEnum);
+
+/** MoveBody's class-validator rules above, for the quick way: true only of a body they accept as it is. */
+function quickMoveBody(input: Readonly<Record<string, unknown>>): boolean {
+  const { kind, contract, discards, bid, cards, suit, card } = input;
+  return (
+    onlyKeys(input, MOVE_FIELDS) &&
+    isIn(kind, KINDS) &&
+    (contract == null || isIn(contract, CONTRACTS)) &&
+    (discards == null || cardList(discards)) &&
+    (bid == null || isIn(bid, BIDS)) &&
+    (cards == null || cardList(cards)) &&
+    (suit == null || isIn(suit, SUITS)) &&
+    (card == null || isCard(card)) &&
+    validMoveOptions(input)
+  );
+}
+
+function cardList(value: unknown): boolean {
+  return Array.isArray(value) && value.length <= 13 && value.every(isCard);
+}
+
+function isCard(value: unknown): boolean {
+  return typeof value === 'string' && matches(value, CARD_PATTERN);
 }

@@ -1,5 +1,6 @@
 import { InputType, Int } from '@nestjs/graphql';
-import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, isInt, Length, length, Max, max, Min, min } from 'class-validator';
+import { onlyKeys } from '../../common/input-validation.js';
 import { Prop } from '../../common/model-field.js';
 
 const INT_MAX = 2 ** 31 - 1; // GraphQL's Int, and the version column
@@ -28,4 +29,22 @@ export class MoveOptionsBody {
   @IsString()
   @Length(1, 128)
   idempotencyKey?: string;
+}
+
+export const MOVE_OPTIONS_FIELDS = ['expectedVersion', 'idempotencyKey'] as const;
+
+/** The class-validator rules above, as a quick check of `@QuickChecked` inputs (null or absent: @IsOptional). */
+export function validMoveOptions(input: Readonly<Record<string, unknown>>): boolean {
+  const { expectedVersion: version, idempotencyKey: key } = input;
+  return (
+    (version == null || (isInt(version) && min(version, 0) && max(version, INT_MAX))) &&
+    (key == null || (typeof key === 'string' && length(key, 1, 128)))
+  );
+}
+
+const RESIGN_FIELDS = new Set<string>(MOVE_OPTIONS_FIELDS);
+
+/** A resignation's options, checked without class-validator when they are valid. */
+export function quickResignBody(input: Readonly<Record<string, unknown>>): boolean {
+  return onlyKeys(input, RESIGN_FIELDS) && validMoveOptions(input);
 }
