@@ -118,4 +118,21 @@ describe('AuthService', () => {
     }
     throw new Error('the cached token outlived its expiry');
   });
+
+  it('authenticates a request once for the rate limit and the guard, and again when its header changes', async () => {
+    const db = fakeDatabase();
+    // No cache between requests: every authentication that is not shared reads the token.
+    const auth = new AuthService(db.prisma, db.hot, new RevocationBus(singleInstance), config(0));
+    const request = { headers: { authorization: `Bearer ${TOKEN}` } as Record<string, string | undefined> };
+    const [first, second] = [await auth.authenticateRequest(request), await auth.authenticateRequest(request)];
+    expect(second).toBe(first);
+    expect(db.reads()).toBe(1);
+    await auth.authenticateRequest({ headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(db.reads()).toBe(2);
+
+    request.headers.authorization = 'Bearer mzk_unknown';
+    await expect(auth.authenticateRequest(request)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    await expect(auth.authenticateRequest(request)).rejects.toMatchObject({ code: 'UNAUTHENTICATED', message: 'Unknown API token' });
+    expect(db.reads()).toBe(3);
+  });
 });

@@ -38,6 +38,7 @@ interface TokenRow {
 @Injectable()
 export class AuthService {
   private readonly cache = new Map<string, { player: AuthenticatedPlayer; until: number }>();
+  private readonly byRequest = new WeakMap<object, { authorization: unknown; player: Promise<AuthenticatedPlayer> }>();
   private readonly revokedHere = new Set<string>();
   private readonly ttlMs: number;
   private epoch = 0;
@@ -50,6 +51,19 @@ export class AuthService {
   ) {
     this.ttlMs = config.get('authCacheSeconds', { infer: true }) * 1000;
     revocations.listen((tokenId) => this.forget(tokenId));
+  }
+
+  /**
+   * `authenticate` once per HTTP request: the rate limit keys its budget by the player and the guard
+   * then checks the same header, which would otherwise hash the token and look it up twice.
+   */
+  authenticateRequest(request: { headers: Record<string, string | string[] | undefined> }): Promise<AuthenticatedPlayer> {
+    const authorization = request.headers.authorization;
+    const known = this.byRequest.get(request);
+    if (known && known.authorization === authorization) return known.player;
+    const player = this.authenticate(authorization);
+    this.byRequest.set(request, { authorization, player });
+    return player;
   }
 
   /** The player of an Authorization header; throws UNAUTHENTICATED for a missing, unknown, revoked or expired token. */

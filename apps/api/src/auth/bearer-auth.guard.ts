@@ -32,10 +32,10 @@ export class BearerAuthGuard implements CanActivate {
     const authorization = request.headers.authorization;
     if (isPublic) {
       // A public operation still knows its caller when a token is given (e.g. a spectator's view).
-      if (authorization) request.player = await this.auth.authenticate(authorization);
+      if (authorization) request.player = await this.auth.authenticateRequest(request);
       return true;
     }
-    request.player = await this.auth.authenticate(authorization);
+    request.player = await this.auth.authenticateRequest(request);
     checkScope(request.player.scopes, needed);
     return true;
   }

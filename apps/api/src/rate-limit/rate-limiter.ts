@@ -68,8 +68,8 @@ export class RateLimiter {
     const authorization = request.headers.authorization;
     if (authorization) {
       try {
-        // Cached per instance (AUTH_CACHE_SECONDS), so the guard's check that follows is a lookup.
-        return `player:${(await this.auth.authenticate(authorization)).id}`;
+        // Once per request: the guard that follows gets the same answer.
+        return `player:${(await this.auth.authenticateRequest(request)).id}`;
       } catch {
         // Unknown, revoked or malformed: the request will be refused; it still counts, by address.
       }
