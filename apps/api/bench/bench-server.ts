@@ -5,6 +5,9 @@
  * port of 127.0.0.1 and tells its parent the URL over the IPC channel; SIGTERM (or the parent
  * going away) closes it.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { pino } from 'pino';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config/app-config.js';
@@ -54,12 +57,15 @@ async function main() {
   await app.listen(0, '127.0.0.1');
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
 
+  const allocations = process.env.BENCH_ALLOC_PROF_DIR ? await sampleAllocations(process.env.BENCH_ALLOC_PROF_DIR) : null;
+
   let closing = false;
   const close = async (code: number) => {
     if (closing) return;
     closing = true;
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     try {
+      await allocations?.();
       await app.close();
     } finally {
       clearTimeout(force);
@@ -81,6 +87,27 @@ async function main() {
   });
   const ready: ServerReady = { type: 'ready', url, pid: process.pid, node: process.version, poolSize: config.databasePoolSize };
   process.send?.(ready);
+}
+
+/**
+ * Samples what the process allocates from now on, objects already collected included (Node's
+ * --heap-prof keeps only those still alive when it stops, which says nothing of a move's garbage);
+ * the returned function writes the profile (Chrome DevTools' .heapprofile) into `dir`.
+ */
+async function sampleAllocations(dir: string): Promise<() => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 16_384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  return async () => {
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `alloc.${process.pid}.heapprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
 }
 
 main().catch((error: unknown) => {

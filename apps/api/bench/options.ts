@@ -14,6 +14,8 @@ export interface Options {
   inProcess: boolean;
   json: string | null;
   cpuProfDir: string | null;
+  /** The server process samples what it allocates and writes the profile into this folder. */
+  allocProfDir: string | null;
   serverNodeArgs: string[];
   /** The Node.js binary that runs the server process; null: the one running the benchmark. */
   serverNode: string | null;
@@ -76,6 +78,11 @@ const SPECS = {
   'in-process': { type: 'boolean', help: 'run the server inside the load generator, not in its own process' },
   json: { type: 'string', value: 'FILE', help: 'also write every figure to FILE as JSON' },
   'server-cpu-prof': { type: 'string', value: 'DIR', help: 'the server process writes a --cpu-prof profile into DIR' },
+  'server-alloc-prof': {
+    type: 'string',
+    value: 'DIR',
+    help: 'the server process samples its allocations from when it listens (collected ones included) and writes a .heapprofile into DIR',
+  },
   'server-node': { type: 'string', value: 'PATH', help: 'the Node.js binary that runs the server process (default: the one running this), e.g. another release' },
   'server-node-args': { type: 'string', value: '"ARGS"', help: 'more Node options for the server process, space-separated (or --server-node-args="ARGS")' },
   help: { type: 'boolean', short: 'h', help: 'print this and exit' },
@@ -161,6 +168,7 @@ export function parseOptions(argv: string[]): Options | null {
     inProcess: values['in-process'] === true,
     json: nonEmpty('json'),
     cpuProfDir: nonEmpty('server-cpu-prof'),
+    allocProfDir: nonEmpty('server-alloc-prof'),
     serverNodeArgs: (values['server-node-args'] ?? '').split(/\s+/).filter(Boolean),
     serverNode: nonEmpty('server-node'),
     seed: number('seed', text('seed'), 0, true),
@@ -183,12 +191,16 @@ export function parseOptions(argv: string[]): Options | null {
     jobWorker: choice('job-worker', ['all', 'first'] as const),
   };
   const several = options.instances > 1 || options.workers > 1;
-  if (several && (options.inProcess || options.correspondence || options.cpuProfDir || options.ws || options.serverNode)) {
-    throw new UsageError('--instances/--workers run separate server processes, without --in-process, --correspondence, --ws, --server-cpu-prof or --server-node');
+  if (several && (options.inProcess || options.correspondence || options.cpuProfDir || options.allocProfDir || options.ws || options.serverNode)) {
+    throw new UsageError(
+      '--instances/--workers run separate server processes, without --in-process, --correspondence, --ws, --server-cpu-prof, --server-alloc-prof or --server-node',
+    );
   }
   if (options.subscribers > 0 && options.instances < 2) throw new UsageError('--subscribers needs --instances N (N ≥ 2)');
-  if (options.inProcess && (options.cpuProfDir || options.serverNodeArgs.length > 0 || options.serverNode)) {
-    throw new UsageError('--server-cpu-prof, --server-node and --server-node-args need the separate server process (not --in-process)');
+  if (options.inProcess && (options.cpuProfDir || options.allocProfDir || options.serverNodeArgs.length > 0 || options.serverNode)) {
+    throw new UsageError(
+      '--server-cpu-prof, --server-alloc-prof, --server-node and --server-node-args need the separate server process (not --in-process)',
+    );
   }
   if (options.serverNode && !existsSync(options.serverNode)) throw new UsageError(`--server-node: no file ${options.serverNode}`);
   return options;

@@ -26,6 +26,8 @@ export interface ServerOptions {
   inProcess: boolean;
   /** Write a --cpu-prof profile into this folder (separate process only). */
   cpuProfDir: string | null;
+  /** Sample the separate process's allocations into this folder (bench-server.ts). */
+  allocProfDir?: string | null;
   /** More Node options for the separate process. */
   serverNodeArgs: string[];
   /** The Node.js binary of the separate process; null: this process's. */
@@ -76,6 +78,7 @@ async function startChild(env: NodeJS.ProcessEnv, options: ServerOptions): Promi
   const nodeArgs: string[] = [];
   if (options.cpuProfDir) nodeArgs.push('--cpu-prof', '--cpu-prof-dir', resolve(options.cpuProfDir));
   nodeArgs.push(...options.serverNodeArgs);
+  if (options.allocProfDir) env = { ...env, BENCH_ALLOC_PROF_DIR: resolve(options.allocProfDir) };
   const child: ChildProcess = spawn(options.serverNode ?? process.execPath, [...nodeArgs, script], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const stop = onCleanUp('stop the server process', async () => {
@@ -119,7 +122,11 @@ async function startChild(env: NodeJS.ProcessEnv, options: ServerOptions): Promi
     return cpu && { total: (cpu.user + cpu.system) / 1000, system: cpu.system / 1000 };
   };
   const health = () => ask<ServerHealth>('health', HEALTH_TIMEOUT_MS);
-  const extra = [options.cpuProfDir ? `--cpu-prof into ${resolve(options.cpuProfDir)}` : '', options.serverNodeArgs.join(' ')].filter(Boolean);
+  const extra = [
+    options.cpuProfDir ? `--cpu-prof into ${resolve(options.cpuProfDir)}` : '',
+    options.allocProfDir ? `allocations sampled into ${resolve(options.allocProfDir)}` : '',
+    options.serverNodeArgs.join(' '),
+  ].filter(Boolean);
   return {
     url: ready.url,
     mode: `separate process (pid ${ready.pid}, node ${ready.node}${extra.length ? `; ${extra.join('; ')}` : ''})`,
