@@ -1,5 +1,14 @@
-import { type ArgumentMetadata, type Type, ValidationPipe } from '@nestjs/common';
+import { type ArgumentMetadata, type Type, ValidationPipe, type ValidationPipeOptions } from '@nestjs/common';
 import { validationFailed } from './validation-errors.js';
+
+/** Unknown fields refused, inputs turned into their classes, every problem named (BAD_INPUT). */
+export const VALIDATION_OPTIONS: ValidationPipeOptions = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  transform: true,
+  stopAtFirstError: false,
+  exceptionFactory: validationFailed,
+};
 
 /**
  * Says true only of an input that the class's class-validator rules accept as it is (no field
@@ -26,7 +35,7 @@ export function QuickChecked(check: QuickCheck): ClassDecorator {
 /** The ValidationPipe as the app configures it, taking the quick way for `@QuickChecked` classes. */
 export class InputValidationPipe extends ValidationPipe {
   constructor() {
-    super({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false, exceptionFactory: validationFailed });
+    super(VALIDATION_OPTIONS);
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {

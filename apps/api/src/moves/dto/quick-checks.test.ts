@@ -2,19 +2,12 @@ import 'reflect-metadata';
 import { type ArgumentMetadata, type Type, ValidationPipe } from '@nestjs/common';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InputValidationPipe } from '../../common/input-validation.js';
-import { validationFailed } from '../../common/validation-errors.js';
+import { InputValidationPipe, VALIDATION_OPTIONS } from '../../common/input-validation.js';
 import { MakeMoveInput, MoveBody } from './make-move.input.js';
 import { ResignBody, ResignInput } from './resign.input.js';
 
 // The pipe the app had before the quick checks: every answer of the new one must be its answer.
-const classValidatorOnly = new ValidationPipe({
-  whitelist: true,
-  forbidNonWhitelisted: true,
-  transform: true,
-  stopAtFirstError: false,
-  exceptionFactory: validationFailed,
-});
+const classValidatorOnly = new ValidationPipe(VALIDATION_OPTIONS);
 const pipe = new InputValidationPipe();
 
 const GAME_ID = '0b7c6a58-3f55-4c1e-9a8e-6a1d2f0c9b11';
