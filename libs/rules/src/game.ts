@@ -173,19 +173,42 @@ export function serializeState(state: GameState): unknown {
   return JSON.parse(serializeStateJson(state));
 }
 
-/** serializeState as JSON text: what a store writes, without building the object only to stringify it. */
+/**
+ * serializeState as JSON text: what a store writes, once per move. Written field by field instead
+ * of building the object for JSON.stringify; the finished deals' text (most of it late in a game)
+ * is kept per list, which a move never changes in place (it copies the list to append a deal).
+ */
 export function serializeStateJson(state: GameState): string {
   const s = internal(state);
-  const out: Record<string, unknown> = {
-    format: STATE_FORMAT,
-    rules: { preset: s.rules.preset, options: s.rules.options },
-    firstDealer: s.firstDealer,
-  };
-  for (const [key, value] of Object.entries(s)) {
+  let text = `{"format":"${STATE_FORMAT}","rules":${rulesJson(s.rules)},"firstDealer":${s.firstDealer}`;
+  for (const key in s) {
     if (SKIP.has(key)) continue;
-    out[key] = ArrayBuffer.isView(value) ? Array.from(value as Uint8Array) : value;
+    const value = (s as unknown as Record<string, unknown>)[key];
+    text += `,"${key}":`;
+    if (typeof value === 'number') text += Number.isFinite(value) ? String(value) : 'null';
+    else if (ArrayBuffer.isView(value)) text += `[${(value as Uint8Array).join(',')}]`;
+    else text += listJson(value as readonly unknown[]);
   }
-  return JSON.stringify(out);
+  return text + '}';
+}
+
+const rulesText = new WeakMap<Rules, string>();
+
+function rulesJson(rules: Rules): string {
+  let text = rulesText.get(rules);
+  if (text === undefined) rulesText.set(rules, (text = JSON.stringify({ preset: rules.preset, options: rules.options })));
+  return text;
+}
+
+const listText = new WeakMap<readonly unknown[], { length: number; text: string }>();
+
+/** A state's list (finished deals, winners, the abandoned deal): replaced, never changed in place, when it changes. */
+function listJson(list: readonly unknown[]): string {
+  const known = listText.get(list);
+  if (known && known.length === list.length) return known.text;
+  const text = JSON.stringify(list);
+  listText.set(list, { length: list.length, text });
+  return text;
 }
 
 /** The inverse of serializeState; throws on input that serializeState did not make. */

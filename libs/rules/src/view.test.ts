@@ -198,6 +198,14 @@ describe('serializeState', () => {
     expect(() => deserializeState({ format: 'nope' })).toThrow();
   });
 
+  it('writes a list grown in place anew, not the text it kept for it', () => {
+    const { state } = playRandomGame(rulesOf('classic'), makeRng(5), { maxDeals: 2, keepSteps: false });
+    const finished = (state as unknown as { finished: unknown[] }).finished;
+    expect(JSON.parse(serializeStateJson(state)).finished).toHaveLength(2);
+    finished.push(finished[0]);
+    expect(JSON.parse(serializeStateJson(state)).finished).toEqual(finished);
+  });
+
   it('writes the JSON text JSON.stringify would write, field for field, at every step of whole games', () => {
     const check = (state: GameState, where: string) => {
       const text = serializeStateJson(state);
