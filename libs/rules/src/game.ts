@@ -187,7 +187,8 @@ export function serializeStateJson(state: GameState): string {
     text += `,"${key}":`;
     if (typeof value === 'number') text += Number.isFinite(value) ? String(value) : 'null';
     else if (ArrayBuffer.isView(value)) text += `[${(value as Uint8Array).join(',')}]`;
-    else text += listJson(value as readonly unknown[]);
+    else if (Array.isArray(value)) text += listJson(value);
+    else text += JSON.stringify(value);
   }
   return text + '}';
 }
