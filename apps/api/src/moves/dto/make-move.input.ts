@@ -1,9 +1,9 @@
 import { Field, ID, InputType } from '@nestjs/graphql';
-import { ArrayMaxSize, IsArray, IsIn, isIn, IsOptional, IsString, IsUUID, isUUID, Matches, matches } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, isIn, IsOptional, IsString, IsUUID, Matches, matches } from 'class-validator';
 import type { Bid, Contract, Suit } from '@mizerka/rules';
 import { onlyKeys, QuickChecked } from '../../common/input-validation.js';
 import { Prop } from '../../common/model-field.js';
-import { MOVE_OPTIONS_FIELDS, MoveOptionsBody, validMoveOptions } from './move-options.input.js';
+import { MOVE_OPTIONS_FIELDS, MoveOptionsBody, validMoveOptions, withGameId } from './move-options.input.js';
 import { BidEnum, CARD_PATTERN, ContractEnum, MoveKindEnum, type MoveKind, SuitEnum } from '../../games/index.js';
 
 const CARD_MESSAGE = 'a card is written rank then suit, e.g. "AS", "TD", "7C"';
@@ -56,7 +56,7 @@ export class MoveBody extends MoveOptionsBody {
 }
 
 @InputType({ description: 'A move in a game: kind plus the field that kind needs' })
-@QuickChecked(({ gameId, ...body }) => isUUID(gameId, 'all') && quickMoveBody(body))
+@QuickChecked(withGameId(quickMoveBody))
 export class MakeMoveInput extends MoveBody {
   @Field(() => ID)
   @IsUUID('all', { message: 'gameId must be a valid id' })

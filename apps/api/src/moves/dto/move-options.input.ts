@@ -1,6 +1,6 @@
 import { InputType, Int } from '@nestjs/graphql';
-import { IsInt, IsOptional, IsString, isInt, Length, length, Max, max, Min, min } from 'class-validator';
-import { onlyKeys } from '../../common/input-validation.js';
+import { IsInt, IsOptional, IsString, isInt, isUUID, Length, length, Max, max, Min, min } from 'class-validator';
+import type { QuickCheck } from '../../common/input-validation.js';
 import { Prop } from '../../common/model-field.js';
 
 const INT_MAX = 2 ** 31 - 1; // GraphQL's Int, and the version column
@@ -42,9 +42,7 @@ export function validMoveOptions(input: Readonly<Record<string, unknown>>): bool
   );
 }
 
-const RESIGN_FIELDS = new Set<string>(MOVE_OPTIONS_FIELDS);
-
-/** A resignation's options, checked without class-validator when they are valid. */
-export function quickResignBody(input: Readonly<Record<string, unknown>>): boolean {
-  return onlyKeys(input, RESIGN_FIELDS) && validMoveOptions(input);
+/** A body's quick check, for its GraphQL input: the same body plus the game's id (@IsUUID('all')). */
+export function withGameId(check: QuickCheck): QuickCheck {
+  return ({ gameId, ...body }) => isUUID(gameId, 'all') && check(body);
 }
