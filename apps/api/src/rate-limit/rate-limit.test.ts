@@ -210,7 +210,7 @@ describe("one address's budgets, whatever players it registers", () => {
       const abort = new AbortController();
       streams.push(abort);
       const response = await fetch(`${t.baseUrl}/api/v1/me/events`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': from }, signal: abort.signal });
-      return { status: response.status, body: response.status === 200 ? null : await response.json() };
+      return { status: response.status, body: (response.status === 200 ? null : await response.json()) as { code?: string; detail?: string } | null };
     };
     const socket = async (token: string, from = '203.0.113.1') => {
       // ws sends the upgrade request with these headers: the address is found as Express finds req.ip.
@@ -241,7 +241,7 @@ describe("one address's budgets, whatever players it registers", () => {
       const third = await stream(ela.token);
       expect(third.status).toBe(429);
       expect(third.body).toMatchObject({ code: 'RATE_LIMITED' });
-      expect(third.body.detail).toMatch(/WS_MAX_SOCKETS_PER_IP/);
+      expect(third.body?.detail).toMatch(/WS_MAX_SOCKETS_PER_IP/);
       const refusedSocket = await socket(ela.token);
       expect(refusedSocket.answered).toBe(false);
       expect(refusedSocket.closes[0]?.code).toBe(4429);
