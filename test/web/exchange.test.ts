@@ -66,7 +66,7 @@ describe.skipIf(!available)('the exchange screen in Chromium', () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     await page.goto(`${t.baseUrl}/`);
-    await page.evaluate((token) => localStorage.setItem('mizerka.token', token), player.token);
+    await page.evaluate(`localStorage.setItem('mizerka.token', ${JSON.stringify(player.token)})`);
     // A change of hash alone keeps the page (and its signed-out session): load it afresh.
     await page.goto(`${t.baseUrl}/#/games/${gameId}`);
     await page.reload();
