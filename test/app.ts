@@ -27,7 +27,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, databaseU
   // Redis keys and channels of its own: counts and notices of other tests (or of an earlier run
   // within the minute) must not leak in; apps of one test that share Redis pass one prefix.
   const config = {
-    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000' }),
+    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000', REGISTRATIONS_PER_IP_PER_HOUR: '1000000', WS_MAX_SOCKETS_PER_IP: '100000' }),
     redisPrefix: `mizerka-test-${randomUUID()}:`,
     ...overrides,
   };

@@ -41,7 +41,7 @@ const logLines: string[] = [];
 
 beforeAll(async () => {
   const url = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'trace', RATE_LIMIT_PER_MINUTE: '1000000' });
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'trace', RATE_LIMIT_PER_MINUTE: '1000000', REGISTRATIONS_PER_IP_PER_HOUR: '1000000', WS_MAX_SOCKETS_PER_IP: '100000' });
   const sink = new Writable({
     write(chunk, _encoding, callback) {
       logLines.push(String(chunk));

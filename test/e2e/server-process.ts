@@ -69,6 +69,9 @@ export async function startServer(env: Record<string, string>, timeoutMs = 60_00
       PORT: String(port),
       LOG_LEVEL: 'info',
       RATE_LIMIT_PER_MINUTE: '1000000',
+      // Every test's players register from 127.0.0.1.
+      REGISTRATIONS_PER_IP_PER_HOUR: '1000000',
+      WS_MAX_SOCKETS_PER_IP: '100000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

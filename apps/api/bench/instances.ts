@@ -310,6 +310,8 @@ export async function runInstances(options: Options): Promise<void> {
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '1000000',
+    REGISTRATIONS_PER_IP_PER_HOUR: '1000000',
+    WS_MAX_SOCKETS_PER_IP: '100000',
     REDIS_URL: redisUrl,
     GAME_CACHE: cache,
     ...(subscribers ? { WS_MAX_SOCKETS_PER_PLAYER: '10000', WS_MAX_SUBSCRIPTIONS_PER_PLAYER: '100000', WS_MAX_SUBSCRIPTIONS_PER_SOCKET: '100' } : {}),

@@ -47,6 +47,8 @@ export async function startServer(databaseUrl: string, options: ServerOptions): 
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '1000000',
+    REGISTRATIONS_PER_IP_PER_HOUR: '1000000',
+    WS_MAX_SOCKETS_PER_IP: '100000',
     BENCH_DATABASE_URL: databaseUrl,
     ...options.env,
   };

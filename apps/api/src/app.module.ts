@@ -7,6 +7,7 @@ import { type BeforeApplicationShutdown, type DynamicModule, Module, type OnAppl
 import { ConfigService } from '@nestjs/config';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { type GraphQLWsSubscriptionsConfig, GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
+import type { Express } from 'express';
 import type { ExecutionResult } from 'graphql';
 import type { Server } from 'node:http';
 import type { ServerOptions } from 'graphql-ws';
@@ -26,7 +27,7 @@ import { GamesModule } from './games/index.js';
 import { HealthModule } from './health/health.module.js';
 import { HistoryModule } from './history/history.module.js';
 import { InboxModule } from './inbox/inbox.module.js';
-import { limitWebSocketMessages, liveSocketHooks, type WsExtra } from './live-sockets.js';
+import { expressAddress, limitWebSocketMessages, liveSocketHooks, type WsExtra } from './live-sockets.js';
 import { LobbiesModule } from './lobbies/lobbies.module.js';
 import { MovesModule } from './moves/moves.module.js';
 import { InstanceBusModule } from './instance-bus/instance-bus.module.js';
@@ -65,9 +66,10 @@ function graphqlWsOptions(
   auth: AuthService,
   live: LiveConnections,
   limiter: RateLimiter,
+  http: HttpAdapterHost,
   guard: ReturnType<typeof guardSubscription>,
 ): Partial<ServerOptions<Record<string, unknown> | undefined, WsExtra>> & { path: string } {
-  const hooks = liveSocketHooks(auth, live, limiter);
+  const hooks = liveSocketHooks(auth, live, limiter, (request) => expressAddress(http.httpAdapter.getInstance<Express>(), request));
   return {
     path: '/graphql',
     // The caps on subscriptions (live-sockets.ts) first; then, as Apollo's parse and validation
@@ -132,8 +134,14 @@ export class AppModule implements OnApplicationBootstrap, OnModuleDestroy, Befor
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
           imports: [RateLimitModule],
-          inject: [AuthService, LiveConnections, RateLimiter, GraphQLSchemaHost],
-          useFactory: (auth: AuthService, live: LiveConnections, limiter: RateLimiter, schemaHost: GraphQLSchemaHost): ApolloDriverConfig => ({
+          inject: [AuthService, LiveConnections, RateLimiter, HttpAdapterHost, GraphQLSchemaHost],
+          useFactory: (
+            auth: AuthService,
+            live: LiveConnections,
+            limiter: RateLimiter,
+            http: HttpAdapterHost,
+            schemaHost: GraphQLSchemaHost,
+          ): ApolloDriverConfig => ({
             // The SDL is built in memory; `npm run schema:write` commits it as apps/api/schema.graphql.
             autoSchemaFile: true,
             sortSchema: true,
@@ -151,7 +159,7 @@ export class AppModule implements OnApplicationBootstrap, OnModuleDestroy, Befor
             plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), subscriptionsOverHttpRefused, rateLimitPlugin(), ...guards.plugins],
             context: ({ req, extra }: { req?: RequestLike; extra?: WsExtra }): GraphQLContext =>
               extra ? { player: extra.player, signal: extra.live?.signal } : { req },
-            subscriptions: { 'graphql-ws': graphqlWsOptions(auth, live, limiter, guardSubscription(() => schemaHost.schema, guards)) as GraphQLWsSubscriptionsConfig },
+            subscriptions: { 'graphql-ws': graphqlWsOptions(auth, live, limiter, http, guardSubscription(() => schemaHost.schema, guards)) as GraphQLWsSubscriptionsConfig },
           }),
         }),
         ...FEATURE_MODULES,

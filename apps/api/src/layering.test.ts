@@ -10,7 +10,9 @@ const LAYERS: string[][] = [
   ['generated', 'config', 'metrics'],
   ['common', 'prisma', 'database', 'instance-bus'],
   ['auth', 'outbox'],
-  ['players', 'health', 'rate-limit', 'player-events'],
+  // Under the features: registration counts against its address's budget.
+  ['rate-limit'],
+  ['players', 'health', 'player-events'],
   ['games'],
   ['lobbies', 'moves', 'scoring'],
   ['clocks', 'inbox', 'webhooks', 'ratings', 'history', 'bots'],

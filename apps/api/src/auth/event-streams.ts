@@ -5,6 +5,7 @@ import { toDomainError } from '../common/to-domain-error.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { AuthenticatedPlayer } from './authenticated-player.js';
 import { LiveConnections } from './live-connections.js';
+import { clientAddress } from '../common/client-address.js';
 
 /** One server-sent event: `id:`, `event:` and `data:` (JSON, one line). */
 export interface SseMessage {
@@ -18,8 +19,8 @@ export type OpenStream<T> = (signal: AbortSignal) => Promise<AsyncIterator<T> | 
 
 /**
  * Server-sent event streams over REST (`/me/events`, `/games/:id/events/stream`). Each one counts
- * as a live connection of its player with one subscription, against the same caps as graphql-ws
- * sockets (LiveConnections), and ends when its client leaves, when its token is revoked or
+ * as a live connection of its player with one subscription, against the same caps (per player
+ * and per address) as graphql-ws sockets (LiveConnections), and ends when its client leaves, when its token is revoked or
  * expires (after an `error` event saying so), when its source ends, and when the server shuts
  * down: an open stream never holds the shutdown.
  */
@@ -54,7 +55,7 @@ export class EventStreams implements OnModuleDestroy {
       stop.abort();
       if (!res.writableEnded) res.end();
     };
-    const connection = this.live.open(player, {
+    const connection = this.live.open(player, clientAddress(res.req.ip), {
       // A revoked or expired token: say why before closing (the client should not retry as is).
       close: (_code, reason) => {
         if (res.headersSent && !res.writableEnded) res.write(frame('error', errorData(reason)));

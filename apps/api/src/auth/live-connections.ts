@@ -12,7 +12,7 @@ import { watchLive } from '../metrics/metrics.js';
 export const CLOSE = {
   /** The token was revoked or expired. */
   unauthorized: 4401,
-  /** Too many sockets for one player. */
+  /** Too many sockets for one player or one address. */
   tooMany: 4429,
   /** No subscription for WS_IDLE_SECONDS. */
   idle: 4408,
@@ -28,6 +28,8 @@ export interface SocketHandle {
 /** One authenticated graphql-ws socket. */
 export interface LiveConnection {
   readonly player: AuthenticatedPlayer;
+  /** Where it comes from (clientAddress). */
+  readonly address: string;
   /** Aborted when the socket closes or is closed: every stream of the socket ends at once. */
   readonly signal: AbortSignal;
 }
@@ -45,7 +47,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * The authenticated graphql-ws sockets of this instance, by player and by token: the caps on
- * sockets per player and subscriptions per socket and per player, the idle time-out, and
+ * sockets per player and per address and subscriptions per socket and per player, the idle time-out, and
  * revocation. A revoked token's sockets close at once (RevocationBus), their streams end with them
  * (the connection's signal) and nothing more is sent on them. Revokes made on other instances are
  * found by a re-check of the live tokens every AUTH_CACHE_SECONDS (at least every 5 s), until the
@@ -56,6 +58,8 @@ export class LiveConnections implements OnModuleDestroy {
   private readonly logger = new Logger(LiveConnections.name);
   private readonly byPlayer = new Map<string, Set<Connection>>();
   private readonly byToken = new Map<string, Set<Connection>>();
+  private readonly byAddress = new Map<string, Set<Connection>>();
+  private readonly perAddress: number;
   private readonly unwatch: () => void;
   private readonly limits: AppConfig['live'];
   private readonly recheck: NodeJS.Timeout;
@@ -68,6 +72,7 @@ export class LiveConnections implements OnModuleDestroy {
     config: ConfigService<AppConfig, true>,
   ) {
     this.limits = config.get('live', { infer: true });
+    this.perAddress = config.get('addressLimits', { infer: true }).liveConnections;
     this.unwatch = watchLive({
       sockets: () => [...this.byPlayer.values()].reduce((n, set) => n + set.size, 0),
       subscriptions: () =>
@@ -81,12 +86,14 @@ export class LiveConnections implements OnModuleDestroy {
   }
 
   /**
-   * Registers a socket whose token was just checked. Throws UNAUTHENTICATED when the token was
-   * revoked meanwhile and RATE_LIMITED when the player has WS_MAX_SOCKETS_PER_PLAYER open. Call it
+   * Registers a socket whose token was just checked, from `address` (clientAddress). Throws
+   * UNAUTHENTICATED when the token was revoked meanwhile and RATE_LIMITED when the player has
+   * WS_MAX_SOCKETS_PER_PLAYER open, or the address WS_MAX_SOCKETS_PER_IP (its players together:
+   * registering accounts does not multiply what one address holds open). Call it
    * synchronously after the check: a revoke then either comes before (refused here) or after
    * (closes this socket).
    */
-  open(player: AuthenticatedPlayer, socket: SocketHandle): LiveConnection {
+  open(player: AuthenticatedPlayer, address: string, socket: SocketHandle): LiveConnection {
     if (this.auth.isRevoked(player.tokenId)) throw unauthenticated('This API token has been revoked');
     const mine = this.byPlayer.get(player.id);
     if ((mine?.size ?? 0) >= this.limits.socketsPerPlayer) {
@@ -95,9 +102,16 @@ export class LiveConnections implements OnModuleDestroy {
         `At most ${this.limits.socketsPerPlayer} open subscription sockets per player (WS_MAX_SOCKETS_PER_PLAYER); close one first`,
       );
     }
+    if ((this.byAddress.get(address)?.size ?? 0) >= this.perAddress) {
+      throw new DomainError(
+        'RATE_LIMITED',
+        `At most ${this.perAddress} open subscription sockets and event streams per address (WS_MAX_SOCKETS_PER_IP); close one first`,
+      );
+    }
     const controller = new AbortController();
     const connection: Connection = {
       player,
+      address,
       socket,
       controller,
       signal: controller.signal,
@@ -107,6 +121,7 @@ export class LiveConnections implements OnModuleDestroy {
     };
     add(this.byPlayer, player.id, connection);
     add(this.byToken, player.tokenId, connection);
+    add(this.byAddress, address, connection);
     this.armIdle(connection);
     if (player.expiresAt) {
       const ms = player.expiresAt.getTime() - Date.now();
@@ -158,6 +173,7 @@ export class LiveConnections implements OnModuleDestroy {
     if (connection.expiryTimer) clearTimeout(connection.expiryTimer);
     remove(this.byPlayer, connection.player.id, connection);
     remove(this.byToken, connection.player.tokenId, connection);
+    remove(this.byAddress, connection.address, connection);
   }
 
   /** Open sockets of a player on this instance. */

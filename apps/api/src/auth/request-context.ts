@@ -5,6 +5,8 @@ import type { AuthenticatedPlayer } from './authenticated-player.js';
 /** What both transports carry per request: headers in, the authenticated player out. */
 export interface RequestLike {
   headers: Record<string, string | string[] | undefined>;
+  /** Express's req.ip (TRUST_PROXY). */
+  ip?: string;
   player?: AuthenticatedPlayer;
 }
 

@@ -22,6 +22,8 @@ export class ProblemFilter implements ExceptionFilter {
 /** Answers with `error` as a problem document (also for middleware that runs before Nest's routes). */
 export function sendProblem(response: Response, error: DomainError): void {
   errorsTotal.inc({ code: error.code, surface: 'rest' });
+  // Whatever refused with a wait (a rate limit, the registrations' hourly cap) says it as HTTP does too.
+  if (typeof error.details.retryAfter === 'number') response.setHeader('Retry-After', String(error.details.retryAfter));
   response
     .status(error.status)
     .type('application/problem+json')

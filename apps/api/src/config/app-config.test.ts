@@ -25,6 +25,9 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'debug',
       NODE_ENV: 'production',
       RATE_LIMIT_PER_MINUTE: '100',
+      RATE_LIMIT_PER_IP_PER_MINUTE: '250',
+      REGISTRATIONS_PER_IP_PER_HOUR: '3',
+      WS_MAX_SOCKETS_PER_IP: '9',
       TRUST_PROXY: '2',
       CORS_ORIGINS: 'https://mizerka.example, http://localhost:*',
       GRAPHIQL: 'on',
@@ -73,6 +76,7 @@ describe('loadConfig', () => {
       redisPrefix: 'staging:',
       logLevel: 'debug',
       rateLimitPerMinute: 100,
+      addressLimits: { requestsPerMinute: 250, registrationsPerHour: 3, liveConnections: 9 },
       trustProxy: 2,
       corsOrigins: ['https://mizerka.example', 'http://localhost:*'],
       graphiql: true,
@@ -109,6 +113,16 @@ describe('loadConfig', () => {
       idleSeconds: 300,
     });
     expect(() => loadConfig({ WS_MAX_MESSAGE_BYTES: '100' })).toThrow(/WS_MAX_MESSAGE_BYTES/);
+  });
+
+  it('gives one address five players\' worth of requests and live connections, and 5 registrations an hour, by default', () => {
+    expect(loadConfig({}).addressLimits).toEqual({ requestsPerMinute: 3000, registrationsPerHour: 5, liveConnections: 25 });
+    expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '60', WS_MAX_SOCKETS_PER_PLAYER: '2' }).addressLimits).toEqual({
+      requestsPerMinute: 300,
+      registrationsPerHour: 5,
+      liveConnections: 10,
+    });
+    expect(() => loadConfig({ REGISTRATIONS_PER_IP_PER_HOUR: '0' })).toThrow(/REGISTRATIONS_PER_IP_PER_HOUR/);
   });
 
   it('bounds every GraphQL request by default', () => {

@@ -25,6 +25,18 @@ export interface AppConfig {
    */
   rateLimitPerMinute: number;
   /**
+   * What one IP address (an IPv6 address by its /64) may do whatever players it holds, so that
+   * registering accounts does not multiply its budgets.
+   */
+  addressLimits: {
+    /** Requests per minute from the address, its players' and anonymous ones together (priced as rateLimitPerMinute). */
+    requestsPerMinute: number;
+    /** Players registered from the address per hour. */
+    registrationsPerHour: number;
+    /** graphql-ws sockets and SSE streams open at once from the address on an instance. */
+    liveConnections: number;
+  };
+  /**
    * Express `trust proxy`: false (the socket's address is the client's), a number of proxy hops, or
    * the addresses/subnets of trusted proxies; only then is X-Forwarded-For believed.
    */
@@ -197,6 +209,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     workers: integer('WORKERS', 1, 1, 64),
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    addressLimits: { requestsPerMinute: 0, registrationsPerHour: integer('REGISTRATIONS_PER_IP_PER_HOUR', 5, 1, 1_000_000), liveConnections: 0 },
     trustProxy: trustProxy(text('TRUST_PROXY'), problems),
     corsOrigins: [],
     graphiql: false,
@@ -256,6 +269,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   config.apiDocs = onOff('API_DOCS');
   config.introspection = onOff('INTROSPECTION');
   config.corsOrigins = corsOrigins(text('CORS_ORIGINS'), config.nodeEnv, problems);
+  // An address's budgets default to a few players' worth: a household or an office behind one NAT.
+  config.addressLimits.requestsPerMinute = integer('RATE_LIMIT_PER_IP_PER_MINUTE', Math.min(5 * config.rateLimitPerMinute, 10_000_000), 1, 10_000_000);
+  config.addressLimits.liveConnections = integer('WS_MAX_SOCKETS_PER_IP', 5 * config.live.socketsPerPlayer, 1, 100_000);
   config.gameCache = oneOf('GAME_CACHE', ['on', 'off'] as const, 'on') === 'on';
   // Processes of one machine tell each other of moves and revokes over Redis; without it a
   // subscriber on one process would hear of another's moves only at its next re-read.

@@ -8,6 +8,7 @@ import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
 import { CreateApiTokenInput, RegisterInput } from './dto/player.inputs.js';
 import { ApiToken, ApiTokenPage, CreateApiTokenPayload, Player, RegisterPayload } from './models/player.model.js';
 import { PlayersService } from './players.service.js';
+import { ClientAddress } from '../rate-limit/client-address.decorator.js';
 import { RequireScope } from '../auth/scopes.js';
 
 @ApiTags('players')
@@ -18,8 +19,8 @@ export class PlayersController {
   @Public()
   @Post('players')
   @ApiCreatedResponse({ type: RegisterPayload, description: 'The player and its first API token (shown once)' })
-  register(@Body() input: RegisterInput): Promise<RegisterPayload> {
-    return this.players.register(input.name, input.bot ?? false);
+  register(@Body() input: RegisterInput, @ClientAddress() address: string): Promise<RegisterPayload> {
+    return this.players.register(input.name, input.bot ?? false, address);
   }
 
   @ApiBearerAuth()

@@ -7,6 +7,7 @@ import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
 import { CreateApiTokenInput, RegisterInput } from './dto/player.inputs.js';
 import { ApiToken, ApiTokenPage, CreateApiTokenPayload, Player, RegisterPayload } from './models/player.model.js';
 import { PlayersService } from './players.service.js';
+import { ClientAddress } from '../rate-limit/client-address.decorator.js';
 import { RequireScope } from '../auth/scopes.js';
 
 @Resolver(() => Player)
@@ -15,8 +16,8 @@ export class PlayersResolver {
 
   @Public()
   @Mutation(() => RegisterPayload, { description: 'Create a player; returns its first API token (shown once)' })
-  register(@Args('input') input: RegisterInput): Promise<RegisterPayload> {
-    return this.players.register(input.name, input.bot ?? false);
+  register(@Args('input') input: RegisterInput, @ClientAddress() address: string): Promise<RegisterPayload> {
+    return this.players.register(input.name, input.bot ?? false, address);
   }
 
   @Query(() => Player, { description: 'The caller' })

@@ -8,6 +8,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { decodeCursor, pageOf } from '../common/paging.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { ApiToken, ApiTokenPage, CreateApiTokenPayload, Player, RegisterPayload } from './models/player.model.js';
 
 const PLAYER = { id: true, name: true, kind: true, botLevel: true, createdAt: true } as const;
@@ -24,14 +25,21 @@ export class PlayersService {
   constructor(
     private readonly prisma: PrismaService,
     private readonly revocations: RevocationBus,
+    private readonly limiter: RateLimiter,
     config: ConfigService<AppConfig, true>,
   ) {
     this.maxTokens = config.get('quotas', { infer: true }).tokensPerPlayer;
   }
 
-  /** A person, or with `bot` a bot account (kind bot, no level: its own program plays it through the API). */
-  async register(name: string, bot = false): Promise<RegisterPayload> {
+  /**
+   * A person, or with `bot` a bot account (kind bot, no level: its own program plays it through
+   * the API), registered from `address` (ClientAddress): at most REGISTRATIONS_PER_IP_PER_HOUR of
+   * them an hour, or accounts would multiply the address's rate budget. A registration that fails
+   * is given back.
+   */
+  async register(name: string, bot: boolean, address: string): Promise<RegisterPayload> {
     if (SERVER_BOT_NAME.test(name)) throw badInput(`The name "${name}" is kept for the server's bots`, { field: 'name' });
+    const giveBack = await this.limiter.takeRegistration(address);
     const token = newToken();
     try {
       const player = await this.prisma.player.create({
@@ -45,6 +53,7 @@ export class PlayersService {
       });
       return { player, token };
     } catch (error) {
+      await giveBack();
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
         throw conflict(`The name "${name}" is taken`);
       }

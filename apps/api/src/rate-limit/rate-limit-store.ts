@@ -10,7 +10,8 @@ export interface WindowCount {
 
 /**
  * Fixed windows that start at a client's first request: `hit` adds `cost` to the key's count and
- * returns the new count. Shared by every instance when it lives in Redis.
+ * returns the new count. A negative cost gives back to a window still running and starts none.
+ * Shared by every instance when it lives in Redis.
  */
 export interface RateLimitStore {
   hit(key: string, cost: number, windowMs: number): Promise<WindowCount>;
@@ -29,6 +30,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   hitNow(key: string, cost: number, windowMs: number, now = Date.now()): WindowCount {
     let entry = this.windows.get(key);
+    if (cost < 0 && (!entry || entry.until <= now)) return { count: 0, resetMs: 0 };
     if (!entry || entry.until <= now) {
       if (!entry && this.windows.size >= MEMORY_LIMIT) this.sweep(now);
       entry = { count: 0, until: now + windowMs };
@@ -56,6 +58,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
 // INCRBY and the window's expiry in one atomic step: two instances never both start a window,
 // and a key never outlives its window.
 const HIT_SCRIPT = `
+if tonumber(ARGV[1]) < 0 and redis.call('EXISTS', KEYS[1]) == 0 then
+  return {0, 0}
+end
 local count = redis.call('INCRBY', KEYS[1], ARGV[1])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then

@@ -12,8 +12,8 @@ export type WithRateLimit = { [RATE_LIMIT_FIGURES]?: RateLimitFigures };
 const EXEMPT = /^\/health(\/|$)/;
 
 /**
- * Every HTTP request but the health checks pays into its client's budget before anything else
- * runs: a REST call 1, a GraphQL request one per root field of each operation. The figures go out
+ * Every HTTP request but the health checks pays into its client's budget and its address's
+ * (RateLimiter) before anything else runs: a REST call 1, a GraphQL request one per root field of each operation. The figures go out
  * as RateLimit-* headers on both surfaces; past the limit the answer is 429 RATE_LIMITED with
  * Retry-After, as a problem document on REST and a GraphQL error on /graphql.
  *
@@ -28,7 +28,7 @@ async function limit(limiter: RateLimiter, req: Request & WithRateLimit, res: Re
   if (EXEMPT.test(req.path)) return true;
   const graphql = req.path === '/graphql';
   const cost = graphql ? graphqlCost(req.method === 'GET' ? req.query : req.body) : 1;
-  const { allowed, ...figures } = await limiter.take(req, cost);
+  const { allowed, budget, ...figures } = await limiter.take(req, cost);
   res.setHeader('RateLimit-Limit', String(figures.limit));
   res.setHeader('RateLimit-Remaining', String(figures.remaining));
   res.setHeader('RateLimit-Reset', String(figures.reset));
@@ -38,7 +38,7 @@ async function limit(limiter: RateLimiter, req: Request & WithRateLimit, res: Re
   res.setHeader('Retry-After', String(figures.reset));
   const error = new DomainError(
     'RATE_LIMITED',
-    `Too many requests: ${figures.limit} a minute${graphql ? ' (a GraphQL request counts one per root field)' : ''}; try again in ${figures.reset} s`,
+    `Too many requests${budget === 'address' ? ' from this address (RATE_LIMIT_PER_IP_PER_MINUTE)' : ''}: ${figures.limit} a minute${graphql ? ' (a GraphQL request counts one per root field)' : ''}; try again in ${figures.reset} s`,
     { retryAfter: figures.reset },
   );
   if (graphql) {

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Logger } from '@nestjs/common';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { loadConfig } from '../config/app-config.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startTestAppsPerTest, type TestApp } from '../../../../test/app.js';
 import { createTestDatabase } from '../../../../test/database.js';
@@ -32,6 +35,20 @@ const figures = (c: Call) => ({
   limit: Number(c.headers.get('ratelimit-limit')),
   remaining: Number(c.headers.get('ratelimit-remaining')),
 });
+/** One operation over a graphql-ws client: its result, or the code of the error that refused it. */
+function overSocket(client: Client, query: string): Promise<{ data?: unknown; code?: unknown }> {
+  return new Promise((resolve) => {
+    let got: { data?: unknown; code?: unknown } = {};
+    client.subscribe(
+      { query },
+      {
+        next: (result) => (got = result.errors ? { code: result.errors[0].extensions?.code } : { data: result.data }),
+        error: (error) => resolve({ code: Array.isArray(error) ? (error[0] as { extensions?: { code?: unknown } }).extensions?.code : 'CLOSED' }),
+        complete: () => resolve(got),
+      },
+    );
+  });
+}
 const gql = (t: TestApp, query: string, token?: string, headers?: Record<string, string>) => call(t, '/graphql', { token, headers, body: { query } });
 
 describe('rate limits through the API', () => {
@@ -113,6 +130,129 @@ describe('rate limits through the API', () => {
     const hops = await start({ rateLimitPerMinute: 1, trustProxy: 1 }, direct.databaseUrl);
     expect((await call(hops, '/api/v1/lobbies', { headers: { 'x-forwarded-for': '198.51.100.7, 203.0.113.9' } })).status).toBe(200);
     expect((await call(hops, '/api/v1/lobbies', { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(429);
+  });
+});
+
+describe("one address's budgets, whatever players it registers", () => {
+  it('the issue 24 repro: an address that registers 6 players at 60/min and spends their tokens ends in 429 RATE_LIMITED', async () => {
+    // The defaults that follow from RATE_LIMIT_PER_MINUTE=60: 300 a minute for the address. Six
+    // registrations allowed, to reach the request budget rather than the registrations' cap.
+    const addressLimits = loadConfig({ RATE_LIMIT_PER_MINUTE: '60', REGISTRATIONS_PER_IP_PER_HOUR: '6' }).addressLimits;
+    expect(addressLimits.requestsPerMinute).toBe(300);
+    const t = await start({ rateLimitPerMinute: 60, addressLimits });
+    const tokens: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const made = await call(t, '/api/v1/players', { body: { name: `farm${i}` } });
+      expect(made.status).toBe(201);
+      tokens.push(made.body.token);
+    }
+    let ok = 0;
+    let refused: Call | null = null;
+    // 6 × 60 player budgets would be 360 requests; the address runs out first.
+    for (let i = 0; i < 360 && !refused; i++) {
+      const c = await call(t, '/api/v1/me', { token: tokens[i % tokens.length] });
+      if (c.status === 200) ok++;
+      else refused = c;
+    }
+    expect(refused?.status).toBe(429);
+    expect(refused?.body).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(refused?.body.detail).toMatch(/RATE_LIMIT_PER_IP_PER_MINUTE/);
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(figures(refused!)).toEqual({ limit: 300, remaining: 0 });
+    expect(ok).toBe(300 - 6); // the registrations paid into the address's budget too
+    // Every player of the address, and the address itself, is refused now; a player elsewhere is not.
+    expect((await call(t, '/api/v1/me', { token: tokens[0] })).status).toBe(429);
+    expect((await call(t, '/api/v1/lobbies')).status).toBe(429);
+  });
+
+  it('counts a player’s requests against its address too, over graphql-ws as well', async () => {
+    const t = await start({ rateLimitPerMinute: 10, addressLimits: { requestsPerMinute: 4, registrationsPerHour: 5, liveConnections: 5 } });
+    const ala = await t.register('ala'); // 1 of the address's 4
+    const ok = await call(t, '/api/v1/me', { token: ala.token });
+    // The figures are the binding budget's: the address has 2 left, the player 9.
+    expect(figures(ok)).toEqual({ limit: 4, remaining: 2 });
+    const client = createClient({ url: `${t.baseUrl.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ala.token}` }, retryAttempts: 0 });
+    try {
+      const codes: unknown[] = [];
+      for (let i = 0; i < 3; i++) codes.push((await overSocket(client, '{ me { id } }')).code);
+      expect(codes).toEqual([undefined, undefined, 'RATE_LIMITED']);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('refuses a registration beyond REGISTRATIONS_PER_IP_PER_HOUR with 429 and Retry-After; a name taken costs none', async () => {
+    const t = await start({ trustProxy: ['loopback'], addressLimits: { requestsPerMinute: 1000, registrationsPerHour: 2, liveConnections: 5 } });
+    const register = (name: string, from = '203.0.113.1') => call(t, '/api/v1/players', { body: { name }, headers: { 'x-forwarded-for': from } });
+    expect((await register('ala')).status).toBe(201);
+    expect((await register('ala')).status).toBe(409);
+    expect((await register('ola')).status).toBe(201);
+    const refused = await register('ela');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    expect(refused.body.detail).toMatch(/REGISTRATIONS_PER_IP_PER_HOUR/);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(60);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(refused.body.retryAfter).toBe(retryAfter);
+    const overGraphql = await call(t, '/graphql', { body: { query: 'mutation { register(input: { name: "ula" }) { token } }' }, headers: { 'x-forwarded-for': '203.0.113.1' } });
+    expect(overGraphql.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
+    // Another address has registrations of its own.
+    expect((await register('ela', '203.0.113.2')).status).toBe(201);
+  });
+
+  it('refuses the socket or event stream beyond WS_MAX_SOCKETS_PER_IP, whatever players hold them', async () => {
+    const t = await start({ trustProxy: ['loopback'], addressLimits: { requestsPerMinute: 1000, registrationsPerHour: 10, liveConnections: 2 } });
+    const [ala, ola, ela] = [await t.register('ala'), await t.register('ola'), await t.register('ela')];
+    const streams: AbortController[] = [];
+    const clients: Client[] = [];
+    const stream = async (token: string, from = '203.0.113.1') => {
+      const abort = new AbortController();
+      streams.push(abort);
+      const response = await fetch(`${t.baseUrl}/api/v1/me/events`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': from }, signal: abort.signal });
+      return { status: response.status, body: (response.status === 200 ? null : await response.json()) as { code?: string; detail?: string } | null };
+    };
+    const socket = async (token: string, from = '203.0.113.1') => {
+      // ws sends the upgrade request with these headers: the address is found as Express finds req.ip.
+      class Forwarded extends WebSocket {
+        constructor(url: string, protocols?: string | string[]) {
+          super(url, protocols, { headers: { 'x-forwarded-for': from } });
+        }
+      }
+      const closes: { code: number; reason: string }[] = [];
+      const client = createClient({
+        url: `${t.baseUrl.replace(/^http/, 'ws')}/graphql`,
+        webSocketImpl: Forwarded,
+        connectionParams: { authorization: `Bearer ${token}` },
+        retryAttempts: 0,
+        lazy: false, // the socket stays open after its query: it holds its place
+        onNonLazyError: () => undefined, // the closes are what the test looks at
+        on: { closed: (event) => closes.push(event as { code: number; reason: string }) },
+      });
+      clients.push(client);
+      // A query that answers means the socket was admitted.
+      const answered = (await overSocket(client, '{ me { id } }')).data !== undefined;
+      return { answered, closes };
+    };
+    try {
+      expect((await stream(ala.token)).status).toBe(200);
+      expect((await socket(ola.token)).answered).toBe(true);
+      // Two open from 203.0.113.1: a third player's stream and socket are refused there.
+      const third = await stream(ela.token);
+      expect(third.status).toBe(429);
+      expect(third.body).toMatchObject({ code: 'RATE_LIMITED' });
+      expect(third.body?.detail).toMatch(/WS_MAX_SOCKETS_PER_IP/);
+      const refusedSocket = await socket(ela.token);
+      expect(refusedSocket.answered).toBe(false);
+      expect(refusedSocket.closes[0]?.code).toBe(4429);
+      expect(refusedSocket.closes[0]?.reason).toMatch(/RATE_LIMITED.*WS_MAX_SOCKETS_PER_IP/);
+      // From another address the same player is welcome.
+      expect((await stream(ela.token, '203.0.113.2')).status).toBe(200);
+      expect((await socket(ela.token, '203.0.113.2')).answered).toBe(true);
+    } finally {
+      streams.forEach((s) => s.abort());
+      await Promise.all(clients.map((c) => c.dispose()));
+    }
   });
 });
 
@@ -205,5 +345,13 @@ describe('budgets', () => {
     expect(store.hitNow('k', 2, 60_000, 1000)).toEqual({ count: 2, resetMs: 60_000 });
     expect(store.hitNow('k', 1, 60_000, 31_000)).toEqual({ count: 3, resetMs: 30_000 });
     expect(store.hitNow('k', 1, 60_000, 61_000)).toEqual({ count: 1, resetMs: 60_000 });
+  });
+
+  it('give back to a running window only', () => {
+    const store = new MemoryRateLimitStore();
+    expect(store.hitNow('k', 2, 60_000, 1000)).toEqual({ count: 2, resetMs: 60_000 });
+    expect(store.hitNow('k', -1, 60_000, 2000)).toEqual({ count: 1, resetMs: 59_000 });
+    expect(store.hitNow('k', -1, 60_000, 61_000)).toEqual({ count: 0, resetMs: 0 });
+    expect(store.hitNow('k', 1, 60_000, 62_000)).toEqual({ count: 1, resetMs: 60_000 });
   });
 });

@@ -1,8 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AuthService } from '../auth/auth.service.js';
+import { clientAddress } from '../common/client-address.js';
+import { DomainError } from '../common/errors.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { RateLimitStore } from './rate-limit-store.js';
+
+export { clientAddress };
 
 export const RATE_LIMIT_STORE = Symbol('RateLimitStore');
 export const RATE_LIMIT_WINDOW_MS = 60_000;
@@ -19,6 +23,8 @@ export interface RateLimitFigures {
 
 export interface RateLimitDecision extends RateLimitFigures {
   allowed: boolean;
+  /** Whose budget the figures are: the player's (or an anonymous address's), or the whole address's. */
+  budget: 'client' | 'address';
 }
 
 /** What the limiter needs of a request (an Express request has it). */
@@ -27,14 +33,20 @@ export interface LimitedRequest {
   headers: Record<string, string | string[] | undefined>;
 }
 
+export const REGISTRATION_WINDOW_MS = 3_600_000;
+
 /**
- * One budget per client and minute: the authenticated player (all its tokens together), else the
- * IP address (IPv6 by its /64: one machine holds a whole /64). A token that is not valid counts
- * against its IP, so made-up tokens buy no fresh budget. Keys never hold a token.
+ * Two budgets per minute that a request pays into at once. The client's: the authenticated player
+ * (all its tokens together), else the IP address. And the address's own, looser one, that every
+ * request from it pays, its players' included: registering accounts multiplies the first, never
+ * the second. An address is IPv4 as is, IPv6 by its /64 (one machine holds a whole /64). A token
+ * that is not valid counts as anonymous, so made-up tokens buy no fresh budget. Keys never hold a
+ * token. Registrations have a strict budget of their own per address and hour.
  */
 @Injectable()
 export class RateLimiter {
   readonly limit: number;
+  private readonly perAddress: AppConfig['addressLimits'];
 
   constructor(
     @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
@@ -42,54 +54,74 @@ export class RateLimiter {
     config: ConfigService<AppConfig, true>,
   ) {
     this.limit = config.get('rateLimitPerMinute', { infer: true });
+    this.perAddress = config.get('addressLimits', { infer: true });
   }
 
   async take(request: LimitedRequest, cost: number): Promise<RateLimitDecision> {
-    return this.takeFrom(await this.keyOf(request), cost);
+    const address = clientAddress(request.ip);
+    const playerId = await this.playerOf(request);
+    return this.takeBoth(playerId === null ? `ip:${address}` : `player:${playerId}`, address, cost);
   }
 
-  /** An operation of a player already known (one on its WebSocket): the same budget as its HTTP requests. */
-  takeForPlayer(playerId: string, cost: number): Promise<RateLimitDecision> {
-    return this.takeFrom(`player:${playerId}`, cost);
+  /** An operation of a player already known (one on its WebSocket): the same budgets as its HTTP requests. */
+  takeForPlayer(playerId: string, address: string, cost: number): Promise<RateLimitDecision> {
+    return this.takeBoth(`player:${playerId}`, address, cost);
   }
 
-  private async takeFrom(key: string, cost: number): Promise<RateLimitDecision> {
+  /**
+   * One registration from `address` (clientAddress): throws RATE_LIMITED (with retryAfter) past
+   * REGISTRATIONS_PER_IP_PER_HOUR. Returns how to give it back when the registration fails (a
+   * name taken), so that a typo does not cost an hour.
+   */
+  async takeRegistration(address: string): Promise<() => Promise<void>> {
+    const key = `register:${address}`;
+    const limit = this.perAddress.registrationsPerHour;
+    const { count, resetMs } = await this.store.hit(key, 1, REGISTRATION_WINDOW_MS);
+    if (count > limit) {
+      const retryAfter = Math.max(1, Math.ceil(resetMs / 1000));
+      throw new DomainError(
+        'RATE_LIMITED',
+        `At most ${limit} players may be registered from one address an hour (REGISTRATIONS_PER_IP_PER_HOUR); try again in ${retryAfter} s`,
+        { retryAfter },
+      );
+    }
+    return async () => {
+      await this.store.hit(key, -1, REGISTRATION_WINDOW_MS);
+    };
+  }
+
+  private async takeBoth(clientKey: string, address: string, cost: number): Promise<RateLimitDecision> {
+    const [client, whole] = await Promise.all([
+      this.takeFrom(clientKey, this.limit, cost, 'client'),
+      this.takeFrom(`address:${address}`, this.perAddress.requestsPerMinute, cost, 'address'),
+    ]);
+    // The figures of the budget that binds: the one refusing, else the one with less left.
+    if (!client.allowed) return client;
+    if (!whole.allowed) return whole;
+    return whole.remaining < client.remaining ? whole : client;
+  }
+
+  private async takeFrom(key: string, limit: number, cost: number, budget: RateLimitDecision['budget']): Promise<RateLimitDecision> {
     // One request never counts for more than the whole budget and one.
-    const { count, resetMs } = await this.store.hit(key, Math.min(Math.max(1, cost), this.limit + 1), RATE_LIMIT_WINDOW_MS);
+    const { count, resetMs } = await this.store.hit(key, Math.min(Math.max(1, cost), limit + 1), RATE_LIMIT_WINDOW_MS);
     return {
-      allowed: count <= this.limit,
-      limit: this.limit,
-      remaining: Math.max(0, this.limit - count),
+      allowed: count <= limit,
+      budget,
+      limit,
+      remaining: Math.max(0, limit - count),
       reset: Math.max(1, Math.ceil(resetMs / 1000)),
     };
   }
 
-  async keyOf(request: LimitedRequest): Promise<string> {
-    const authorization = request.headers.authorization;
-    if (authorization) {
-      try {
-        // Once per request: the guard that follows gets the same answer.
-        return `player:${(await this.auth.authenticateRequest(request)).id}`;
-      } catch {
-        // Unknown, revoked or malformed: the request will be refused; it still counts, by address.
-      }
+  /** The authenticated player's id, or null for an anonymous request (or a token that is not valid). */
+  private async playerOf(request: LimitedRequest): Promise<string | null> {
+    if (!request.headers.authorization) return null;
+    try {
+      // Once per request: the guard that follows gets the same answer.
+      return (await this.auth.authenticateRequest(request)).id;
+    } catch {
+      // Unknown, revoked or malformed: the request will be refused; it still counts, by address.
+      return null;
     }
-    return `ip:${clientAddress(request.ip)}`;
   }
-}
-
-/** The address a budget belongs to: IPv4 as is (also when IPv4-mapped), IPv6 by its /64 prefix. */
-export function clientAddress(ip: string | undefined): string {
-  if (!ip) return 'unknown';
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return mapped[1];
-  if (!ip.includes(':')) return ip;
-  const [head, tail = ''] = ip.split('%')[0].split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = ip.includes('::') ? (tail === '' ? [] : tail.split(':')) : [];
-  const groups = ip.includes('::') ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
-  return `${groups
-    .slice(0, 4)
-    .map((g) => (g.replace(/^0+/, '') || '0').toLowerCase())
-    .join(':')}::/64`;
 }

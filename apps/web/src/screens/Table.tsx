@@ -295,6 +295,16 @@ function MoveChoices({ game, busy, onMove }: { game: TableGame; busy: boolean; o
     case 'discard': {
       const max = legal.kind === 'exchange' ? Math.min(legal.maxDiscards ?? 0, (legal.cards ?? []).length) : (legal.count ?? 2);
       const ready = legal.kind === 'exchange' ? selected.length <= max : selected.length === max;
+      // Once as many cards are selected as may go, only those stay clickable (to take one back):
+      // the talon replaces no more than maxDiscards, and an empty talon none at all.
+      const full = selected.length >= max;
+      const selectable = full ? selected : (legal.cards ?? []);
+      const limitNote =
+        max === 0
+          ? 'The talon is empty: there is nothing to exchange with, so you keep your hand.'
+          : full
+            ? `You have selected ${max} ${max === 1 ? 'card' : 'cards'}, as many as ${legal.kind === 'exchange' ? 'the talon can replace' : 'go away'}; unselect one to choose another.`
+            : null;
       const label =
         legal.kind === 'exchange'
           ? selected.length === 0
@@ -309,7 +319,12 @@ function MoveChoices({ game, busy, onMove }: { game: TableGame; busy: boolean; o
               ? `Select up to ${max} cards to put away; you draw as many from the talon.`
               : 'Select exactly two cards to put away face down.'}
           </p>
-          <Hand cards={view.hand ?? []} selectable={legal.cards ?? []} selected={selected} disabled={busy} onPlay={toggle} />
+          {limitNote && (
+            <p className="hint" role="status" data-testid="selection-limit">
+              {limitNote}
+            </p>
+          )}
+          <Hand cards={view.hand ?? []} selectable={selectable} selected={selected} disabled={busy} onPlay={toggle} />
           <button
             type="button"
             className="confirm"
