@@ -195,14 +195,16 @@ function decide(game: StoredGame, actor: Actor, action: Action, options: MoveOpt
   if (seat < 0 || seat >= game.seats.length) {
     return { ok: false, error: forbidden('You do not hold a seat in this game') };
   }
-  if (game.status === 'finished') {
-    return { ok: false, error: new DomainError('ILLEGAL_MOVE', 'The game is over', { rule: 'game-over' }) };
-  }
+  // A stale expected version is CONFLICT whatever changed since, the game's end included: the
+  // actor decided on a turn that is gone (a bot beaten by a resignation lost a race, no more).
   if (options.expectedVersion != null && options.expectedVersion !== game.version) {
     return {
       ok: false,
       error: conflict(`The game is at version ${game.version}, not ${options.expectedVersion}`, { version: game.version }),
     };
+  }
+  if (game.status === 'finished') {
+    return { ok: false, error: new DomainError('ILLEGAL_MOVE', 'The game is over', { rule: 'game-over' }) };
   }
   if (action.type === 'end') {
     const ended = endGame(game.state, { seat, reason: action.reason });
