@@ -48,7 +48,7 @@ export type Action = { type: 'move'; move: SeatlessMove } | { type: 'end'; reaso
  * while four random server bots move at full speed (resign-race.test.ts, RESIGN_RACE_GAMES=100) took
  * 0 retries 54 times, 1: 34, 2: 6, 3: 3, 4: 3; never more than 4.
  */
-const MAX_DECISIONS = 32;
+export const MAX_DECISIONS = 32;
 
 export interface MoveOptions {
   /** The version the actor decided at; CONFLICT when it is no longer current. */
