@@ -206,8 +206,11 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
         await this.moves.submit(gameId, { kind: 'bot', playerId }, { type: 'move', move: seatless as SeatlessMove }, { expectedVersion: version });
         return;
       } catch (error) {
-        // Someone else acted on this turn first (the clock): nothing left to do.
-        if (error instanceof DomainError && error.code === 'CONFLICT') return;
+        // Someone else acted on this turn first (the clock, a resignation): a lost race, not a fault.
+        if (error instanceof DomainError && error.code === 'CONFLICT') {
+          this.log.debug(`game ${gameId}: the bot's turn at version ${version} was taken first (${error.message})`);
+          return;
+        }
         if (!(error instanceof DomainError) || error.code !== 'ILLEGAL_MOVE') throw error;
         this.log.error(`the bot's move in game ${gameId} at version ${version} was refused (${error.message})`);
       }

@@ -1,11 +1,13 @@
 import { currentPlayer, dealIndex, moveToJson, replay, type GameRecord } from '@mizerka/rules';
 import { BOTS, botMove, type Bot, type BotLevel } from '@mizerka/bots';
+import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { GameStore } from '../games/index.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY, type TestPlayer } from '../games/games.test-kit.js';
 import { LobbiesService } from '../lobbies/lobbies.service.js';
+import { movesTotal } from '../metrics/metrics.js';
 import { botInputOf, botSeed } from '../moves/bot-move.js';
 import { MovesService } from '../moves/moves.service.js';
 import { Outbox } from '../outbox/outbox.js';
@@ -184,10 +186,46 @@ describe('bot move jobs, driven by hand', () => {
     }
   }
 
-  function service(levels?: Record<BotLevel, Bot>): BotsService {
+  function service(levels?: Record<BotLevel, Bot>, store: GameStore = t.app.get(GameStore)): BotsService {
     const a = t.app;
-    return new BotsService(a.get(PrismaService), a.get(Outbox), a.get(GameStore), a.get(MovesService), a.get(LobbiesService), a.get(ConfigService), levels);
+    return new BotsService(a.get(PrismaService), a.get(Outbox), store, a.get(MovesService), a.get(LobbiesService), a.get(ConfigService), levels);
   }
+
+  async function botMoves(outcome: string): Promise<number> {
+    return (await movesTotal.get()).values.find((v) => v.labels.actor === 'bot' && v.labels.outcome === outcome)?.value ?? 0;
+  }
+
+  it('lose the race to a resignation made while the bot thinks: CONFLICT, no error logged, no illegal move counted', async () => {
+    const { gameId, version } = await atBotsTurn('basic', 'btr');
+    const person = (await prisma.gameSeat.findFirstOrThrow({ where: { gameId, seat: 0 } })).playerId;
+    const moves = t.app.get(MovesService);
+    // The person resigns after the bot read its turn and before it moves: here, while it reads the deal's events.
+    const real = t.app.get(GameStore);
+    const racing = Object.create(real) as GameStore;
+    racing.dealEvents = async (...args) => {
+      await moves.resign({ id: person } as never, gameId, {});
+      return real.dealEvents(...args);
+    };
+    const errors = vi.spyOn(Logger.prototype, 'error');
+    const illegalBefore = await botMoves('ILLEGAL_MOVE');
+    const conflictsBefore = await botMoves('CONFLICT');
+    try {
+      await service(undefined, racing).play({ gameId, version });
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
+    expect(await botMoves('ILLEGAL_MOVE')).toBe(illegalBefore);
+    expect(await botMoves('CONFLICT')).toBe(conflictsBefore + 1);
+    const entries = (await log(prisma, gameId)).filter((e) => e.seq > version);
+    expect(entries).toMatchObject([{ seq: version + 1, kind: 'end', actor: 'player' }]);
+
+    // A stale expected version is CONFLICT whatever else changed, the game's end included.
+    const botId = (await prisma.gameSeat.findFirstOrThrow({ where: { gameId, seat: 1 } })).playerId;
+    await expect(
+      moves.submit(gameId, { kind: 'bot', playerId: botId }, { type: 'move', move: { kind: 'play', card: 'AS' } as never }, { expectedVersion: version }),
+    ).rejects.toMatchObject({ code: 'CONFLICT', details: { version: version + 1 } });
+  });
 
   it('move once for a job run twice, and not at all for a turn that is over', async () => {
     const { gameId, version, toMove } = await atBotsTurn('basic', 'btj');

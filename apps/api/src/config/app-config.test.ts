@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       BOT_JOB_GRACE_MS: '250',
       MAX_TOKENS_PER_PLAYER: '3',
       MAX_OPEN_LOBBIES_PER_PLAYER: '2',
+      MAX_ACTIVE_BOT_GAMES_PER_PLAYER: '4',
       WS_MAX_SOCKETS_PER_PLAYER: '4',
       WS_MAX_SUBSCRIPTIONS_PER_SOCKET: '6',
       WS_MAX_SUBSCRIPTIONS_PER_PLAYER: '7',
@@ -85,7 +86,7 @@ describe('loadConfig', () => {
       authCacheSeconds: 10,
       gameCache: true,
       metricsToken: 'scrape-me-please-1234',
-      quotas: { tokensPerPlayer: 3, openLobbiesPerPlayer: 2 },
+      quotas: { tokensPerPlayer: 3, openLobbiesPerPlayer: 2, activeBotGamesPerPlayer: 4 },
       live: { socketsPerPlayer: 4, subscriptionsPerSocket: 6, subscriptionsPerPlayer: 7, maxMessageBytes: 2048, idleSeconds: 0 },
       graphqlLimits: { maxDepth: 12, maxAliases: 3, maxDirectives: 4, maxTokens: 5000, maxCost: 50_000, maxResponseBytes: 65_536 },
       jobs: { worker: false, concurrency: 8, pollMs: 500, batch: 1, batchDelayMs: 0, relayDelayMs: 5, botGraceMs: 250 },
@@ -104,7 +105,7 @@ describe('loadConfig', () => {
   });
 
   it('caps tokens, lobbies and live subscriptions by default', () => {
-    expect(loadConfig({}).quotas).toEqual({ tokensPerPlayer: 20, openLobbiesPerPlayer: 5 });
+    expect(loadConfig({}).quotas).toEqual({ tokensPerPlayer: 20, openLobbiesPerPlayer: 5, activeBotGamesPerPlayer: 5 });
     expect(loadConfig({}).live).toEqual({
       socketsPerPlayer: 5,
       subscriptionsPerSocket: 20,

@@ -63,6 +63,8 @@ export interface AppConfig {
     tokensPerPlayer: number;
     /** Open lobbies a player sits in at once (hosting or joined). */
     openLobbiesPerPlayer: number;
+    /** Active games against server bots a player sits in at once: each costs the server's CPU. */
+    activeBotGamesPerPlayer: number;
   };
   /** Live GraphQL subscriptions over graphql-ws. */
   live: {
@@ -220,6 +222,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     quotas: {
       tokensPerPlayer: integer('MAX_TOKENS_PER_PLAYER', 20, 1, 10_000),
       openLobbiesPerPlayer: integer('MAX_OPEN_LOBBIES_PER_PLAYER', 5, 1, 10_000),
+      activeBotGamesPerPlayer: integer('MAX_ACTIVE_BOT_GAMES_PER_PLAYER', 5, 1, 10_000),
     },
     live: {
       socketsPerPlayer: integer('WS_MAX_SOCKETS_PER_PLAYER', 5, 1, 10_000),

@@ -49,6 +49,7 @@ const CREATE_ATTEMPTS = 4;
 @Injectable()
 export class LobbiesService {
   private readonly maxOpenLobbies: number;
+  private readonly maxBotGames: number;
   private readonly minMoveSeconds: number;
 
   constructor(
@@ -59,6 +60,7 @@ export class LobbiesService {
     config: ConfigService<AppConfig, true>,
   ) {
     this.maxOpenLobbies = config.get('quotas', { infer: true }).openLobbiesPerPlayer;
+    this.maxBotGames = config.get('quotas', { infer: true }).activeBotGamesPerPlayer;
     this.minMoveSeconds = config.get('clocks', { infer: true }).minMoveSeconds;
   }
 
@@ -329,6 +331,34 @@ export class LobbiesService {
     }
   }
 
+  /**
+   * A person sits in at most MAX_ACTIVE_BOT_GAMES_PER_PLAYER active games against server bots,
+   * whose every turn is the server's work: the game that would be one too many does not start (its
+   * transaction, the seat taken with it included, is undone). The people's rows are locked while
+   * counting, in one order, so that starts at once cannot all take the last place.
+   */
+  private async checkBotGames(tx: Tx, people: string[]): Promise<void> {
+    if (people.length === 0) return;
+    await tx.$queryRaw`SELECT id FROM players WHERE id = ANY(${people}::uuid[]) ORDER BY id FOR UPDATE`;
+    const full = await tx.$queryRaw<{ name: string; games: number }[]>`
+      SELECT p.name, count(*)::int AS games
+        FROM game_seats s
+        JOIN games g ON g.id = s.game_id AND g.status = 'active'
+        JOIN players p ON p.id = s.player_id
+       WHERE s.player_id = ANY(${people}::uuid[])
+         AND EXISTS (SELECT 1 FROM game_seats b JOIN players bp ON bp.id = b.player_id
+                      WHERE b.game_id = s.game_id AND bp.bot_level IS NOT NULL)
+       GROUP BY p.name
+      HAVING count(*) >= ${this.maxBotGames}
+       LIMIT 1`;
+    if (full[0]) {
+      throw conflict(
+        `${full[0].name} already plays ${full[0].games} games against server bots, the most allowed (MAX_ACTIVE_BOT_GAMES_PER_PLAYER = ${this.maxBotGames}); finish or resign one first`,
+        { limit: this.maxBotGames },
+      );
+    }
+  }
+
   /** The lobby as `viewerId` may see it; unlisted lobbies of others do not exist for them. */
   private async visible(db: Tx, id: string, viewerId: string | undefined): Promise<LobbyRow> {
     const row = await db.lobby.findUnique({ where: { id }, select: LOBBY });
@@ -372,15 +402,18 @@ export class LobbiesService {
         options: true,
         timeControl: true,
         rated: true,
-        seats: { select: { seat: true, playerId: true }, orderBy: { seat: 'asc' } },
+        seats: { select: { seat: true, playerId: true, player: { select: { botLevel: true } } }, orderBy: { seat: 'asc' } },
       },
     });
+    if (lobby.seats.some((s) => s.player.botLevel !== null)) {
+      await this.checkBotGames(tx, lobby.seats.filter((s) => s.player.botLevel === null).map((s) => s.playerId));
+    }
     const { feed } = await this.games.startGame(tx, {
       rated: lobby.rated,
       lobbyId,
       preset: lobby.preset,
       options: (lobby.options ?? {}) as Record<string, unknown>,
-      seats: lobby.seats,
+      seats: lobby.seats.map(({ seat, playerId }) => ({ seat, playerId })),
       timeControl: storedTimeControl(lobby.timeControl),
     });
     return feed;

@@ -15,6 +15,13 @@ export const movesTotal = new Counter({
   registers: [registry],
 });
 
+export const moveRetries = new Counter({
+  name: 'mizerka_move_retries_total',
+  help: 'Moves and resignations without an expected version decided again after losing the version race, by actor',
+  labelNames: ['actor'] as const,
+  registers: [registry],
+});
+
 export const moveSeconds = new Histogram({
   name: 'mizerka_move_seconds',
   help: 'Time to decide and write an accepted move, from the service receiving it to its commit',

@@ -1,10 +1,15 @@
-import { placesOf, replay, type GameRecord } from '@mizerka/rules';
+import { currentPlayer, placesOf, replay, timeOutMove, view, type GameRecord } from '@mizerka/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { loadConfig } from '../config/app-config.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY, type TestPlayer } from '../games/games.test-kit.js';
+import { GameLogBus, GameStore } from '../games/index.js';
+import { Outbox } from '../outbox/outbox.js';
+import { PlayerEventsService } from '../player-events/player-events.service.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { MovesService } from './moves.service.js';
+import { GameCache } from './game-cache.js';
+import type { SeatlessMove } from './move-input.js';
+import { MAX_DECISIONS, MovesService } from './moves.service.js';
 
 // Resigning and the system's moves go through the same move path as a person's move: one guarded
 // write, an event-log entry that says who acted and why, and standings as docs/rules.md has them.
@@ -186,5 +191,53 @@ describe('moves by the system', () => {
     expect(game.view.end).toEqual({ seat: 1, reason: 'forfeit' });
     const record = (await t.gql(RECORD, { id: gameId })).data!.gameRecord;
     expect(record.end).toEqual({ seat: 1, reason: 'forfeit' });
+  });
+});
+
+describe('a resignation without expectedVersion that loses the race', () => {
+  /**
+   * A move service whose first `losses` reads are each followed by another seat's move (the
+   * clock's, through the app's own service) before the resignation writes: it loses that many
+   * races in a row. No cache, so that every try reads.
+   */
+  function losingRaces(losses: number): MovesService {
+    const app = t.app;
+    const real = app.get(GameStore);
+    const racing = Object.create(real) as GameStore;
+    racing.read = async (...args) => {
+      const read = await real.read(...args);
+      if (read && read.status === 'active' && losses-- > 0) {
+        const seat = currentPlayer(read.state)!;
+        const { seat: _seat, ...move } = timeOutMove(view(read.state, seat))!;
+        await app.get(MovesService).moveFor(args[0], seat, move as SeatlessMove, read.version);
+      }
+      return read;
+    };
+    const noCache = new GameCache({ get: () => false } as never, app.get(GameLogBus));
+    return new MovesService(racing, noCache, app.get(GameLogBus), app.get(Outbox), app.get(PlayerEventsService));
+  }
+
+  it('is decided again until it is written, once', async () => {
+    const seated = await players(t, 3, 'rsl');
+    const gameId = await startGame(t, seated, 'bidding', { target: 1000 });
+    const result = await losingRaces(10).resign({ id: seated[1].id } as never, gameId, {});
+    expect(result).toMatchObject({ status: 'finished', version: 12 });
+    expect(await lastEntry(gameId)).toMatchObject({ seq: 12, kind: 'end', seat: 1, actor: 'player', cause: 'resigned' });
+    expect(await prisma.gameEvent.count({ where: { gameId, cause: 'timeout' } })).toBe(10);
+  });
+
+  it('is answered CONFLICT past the bound of MAX_DECISIONS tries, having written nothing', async () => {
+    expect(MAX_DECISIONS).toBe(32);
+    const seated = await players(t, 3, 'rsb');
+    const gameId = await startGame(t, seated, 'bidding', { target: 1000 });
+    await expect(losingRaces(MAX_DECISIONS).resign({ id: seated[1].id } as never, gameId, {})).rejects.toMatchObject({
+      code: 'CONFLICT',
+      details: { version: 1 + MAX_DECISIONS },
+    });
+    expect(await prisma.gameEvent.count({ where: { gameId, kind: 'end' } })).toBe(0);
+    // One race fewer, and it is written.
+    const again = await players(t, 3, 'rsc');
+    const other = await startGame(t, again, 'bidding', { target: 1000 });
+    expect((await losingRaces(MAX_DECISIONS - 1).resign({ id: again[1].id } as never, other, {})).status).toBe('finished');
   });
 });
