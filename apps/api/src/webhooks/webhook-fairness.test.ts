@@ -2,13 +2,19 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { addFeedEvents, startReceiver, waitFor, webhookTestConfig, type Receiver } from './webhooks.test-kit.js';
 
 // Isolation between endpoints and between players, the retry timing, the circuit breaker, the
 // rotation of a secret, and shutdown with an attempt in flight. Every receiver is on loopback; a
 // hanging one accepts and never answers (closed in afterAll).
 
-const TIMEOUT_MS = 2000;
+// A hanging receiver holds an attempt for the whole time-out: long here, so that waiting behind one
+// stands out from the noise of a loaded machine (other tests run beside these).
+const TIMEOUT_MS = 20_000;
+/** Under it, a delivery did not wait for a hanging receiver's time-out. */
+const UNDELAYED_MS = 8_000;
 const SCHEDULE = [1, 1, 2];
 
 let t: TestApp;
@@ -17,8 +23,9 @@ beforeAll(async () => {
   t = await startTestApp(webhookTestConfig({ retrySchedule: SCHEDULE, timeoutMs: TIMEOUT_MS, endpointsPerPlayer: 10 }, { pollMs: 100 }));
 });
 afterAll(async () => {
-  await t?.close();
+  // The receivers first: their hanging attempts end at once, and the app need not wait for them.
   await Promise.all(receivers.map((r) => r.close()));
+  await t?.close();
 });
 
 async function receiver(answer?: Receiver['answer']): Promise<Receiver> {
@@ -43,7 +50,7 @@ async function latency(r: Receiver, playerId: string): Promise<number> {
   const before = r.requests.length;
   const started = Date.now();
   await addFeedEvents(t, playerId, ['lobbyJoined']);
-  await waitFor(() => r.requests.length > before, 20_000, 'a delivery to the healthy receiver');
+  await waitFor(() => r.requests.length > before, 2 * TIMEOUT_MS, 'a delivery to the healthy receiver');
   return r.requests[before]!.at - started;
 }
 
@@ -64,12 +71,12 @@ describe('isolation', () => {
     // The three feeds grow together: one pass of the fan-out, one job, for all three endpoints.
     const started = Date.now();
     await Promise.all([addFeedEvents(t, a.id, ['lobbyJoined']), addFeedEvents(t, b.id, ['lobbyJoined']), addFeedEvents(t, c.id, ['lobbyJoined'])]);
-    await waitFor(() => healthy.requests.length >= 4, 20_000, 'the healthy delivery');
+    await waitFor(() => healthy.requests.length >= 4, 2 * TIMEOUT_MS, 'the healthy delivery');
     const beside = healthy.requests[3]!.at - started;
     await waitFor(() => hanging.requests.length >= 1, 20_000, 'the hanging receiver to be called');
     const besideHanging = await latency(healthy, c.id);
 
-    await waitFor(() => failing.requests.length >= 4, 20_000, 'four attempts at the failing receiver');
+    await waitFor(() => failing.requests.length >= 4, 2 * TIMEOUT_MS, 'four attempts at the failing receiver');
     const gaps = failing.requests.slice(1).map((q, i) => q.at - failing.requests[i]!.at);
     console.log(`healthy receiver: ${alone.join(', ')} ms alone; ${beside}, ${besideHanging} ms beside a hanging one; retry gaps ${gaps.join(', ')} ms (schedule ${SCHEDULE.join(', ')} s)`);
     gaps.forEach((gap, i) => {
@@ -77,8 +84,8 @@ describe('isolation', () => {
       expect(gap).toBeLessThan(SCHEDULE[i]! * 1000 + 300);
     });
     // Unchanged by the hanging receiver: well under its time-out, which it used to add.
-    for (const ms of [beside, besideHanging]) expect(ms).toBeLessThan(Math.max(...alone) + 700);
-  }, 60_000);
+    for (const ms of [beside, besideHanging]) expect(ms).toBeLessThan(UNDELAYED_MS);
+  }, 120_000);
 
   it('gives a fourth player’s delivery its usual latency while three players’ thirty endpoints hang', async () => {
     const healthy = await receiver();
@@ -91,26 +98,24 @@ describe('isolation', () => {
     for (const owner of owners) {
       for (let i = 0; i < 10; i++) await endpoint(owner.token, `${hanging.url}?n=${i}`);
     }
-    await Promise.all(owners.map((o) => addFeedEvents(t, o.id, Array<'lobbyJoined'>(10).fill('lobbyJoined'))));
-    await waitFor(() => hanging.requests.length >= 12, 20_000, 'the hanging receivers to be called');
+    // One event at a time: many passes of the fan-out, many jobs.
+    for (let i = 0; i < 10; i++) for (const o of owners) await addFeedEvents(t, o.id, ['lobbyJoined']);
+    await waitFor(() => hanging.requests.length >= 12, 2 * TIMEOUT_MS, 'the hanging receivers to be called');
     const during: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      const seen = hanging.requests.length;
-      during.push(await latency(healthy, d.id));
-      // The next sample once more attempts have hung (retries, the breaker's probes).
-      await waitFor(() => hanging.requests.length > seen, 20_000, 'more hanging attempts');
-    }
+    for (let i = 0; i < 3; i++) during.push(await latency(healthy, d.id));
     console.log(`fourth player's delivery: ${alone.join(', ')} ms alone; ${during.join(', ')} ms beside 30 hanging endpoints (${hanging.requests.length} hanging requests)`);
-    for (const ms of during) expect(ms).toBeLessThan(Math.max(...alone) + 700);
-  }, 90_000);
+    for (const ms of during) expect(ms).toBeLessThan(UNDELAYED_MS);
+  }, 120_000);
 
   it('trips the breaker on a time-out: the endpoint’s other deliveries wait for the pause instead of each timing out', async () => {
     const hanging = await receiver(() => 'hang');
-    const p = await player();
-    const { id } = await endpoint(p.token, hanging.url);
-    await addFeedEvents(t, p.id, Array<'lobbyJoined'>(10).fill('lobbyJoined'));
+    const app = await startTestApp(webhookTestConfig({ retrySchedule: SCHEDULE, timeoutMs: 2000 }, { pollMs: 100 }));
+    try {
+    const p = await player(app);
+    const { id } = await endpoint(p.token, hanging.url, app);
+    await addFeedEvents(app, p.id, Array<'lobbyJoined'>(10).fill('lobbyJoined'));
     const paused = await waitFor(async () => {
-      const answer = await t.rest('GET', `/api/v1/me/webhooks/${id}/deliveries?first=100`, undefined, p.token);
+      const answer = await app.rest('GET', `/api/v1/me/webhooks/${id}/deliveries?first=100`, undefined, p.token);
       const list = answer.body.deliveries as { attempts: number }[];
       return list.length === 10 && list.some((x) => x.attempts > 0) ? list : undefined;
     }, 20_000, 'a first run');
@@ -122,6 +127,9 @@ describe('isolation', () => {
     await waitFor(() => hanging.requests.length > first, 20_000, 'the probe');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(hanging.requests.length).toBe(first + 1);
+    } finally {
+      await app.close();
+    }
   }, 60_000);
 });
 
@@ -134,7 +142,7 @@ describe('rotating the secret', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.detail).toMatch(/previousSecretValidSeconds/);
 
-    const rotated = await t.rest('POST', `/api/v1/me/webhooks/${id}/rotate-secret`, { previousSecretValidSeconds: 2 }, p.token);
+    const rotated = await t.rest('POST', `/api/v1/me/webhooks/${id}/rotate-secret`, { previousSecretValidSeconds: 600 }, p.token);
     expect(rotated.status).toBe(200);
     const secret = rotated.body.secret as string;
     expect(secret).toMatch(/^whsec_/);
@@ -148,13 +156,17 @@ describe('rotating the secret', () => {
     expect(during.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
     for (const key of [secret, old]) new Webhook(key).verify(during.body, during.headers as Record<string, string>);
 
-    await waitFor(() => Date.now() > until + 50, 10_000, 'the window to end');
+    // The window ends (moved into the past rather than waited for).
+    await t.app.get(PrismaService).webhookEndpoint.update({ where: { id }, data: { previousSecretExpiresAt: new Date(Date.now() - 1000) } });
     await addFeedEvents(t, p.id, ['lobbyJoined']);
     await waitFor(() => r.requests.length >= 2, 10_000, 'a delivery after the window');
     const after = r.requests[1]!;
     new Webhook(secret).verify(after.body, after.headers as Record<string, string>);
     expect(() => new Webhook(old).verify(after.body, after.headers as Record<string, string>)).toThrow();
     expect((await t.rest('GET', `/api/v1/me/webhooks/${id}`, undefined, p.token)).body.previousSecretExpiresAt).toBeNull();
+    // And then it is dropped.
+    await t.app.get(WebhookDispatcher).dropExpiredSecrets(); // (or the sweep did already)
+    expect(await t.app.get(PrismaService).webhookEndpoint.findUnique({ where: { id }, select: { previousSecret: true } })).toEqual({ previousSecret: null });
 
     // Over GraphQL, with no window: the secret before is dropped at once.
     const now = await t.gql(
@@ -177,7 +189,7 @@ describe('rotating the secret', () => {
 describe('shutdown', () => {
   it('waits for an attempt in flight and records it before the pools close', async () => {
     const hanging = await receiver(() => 'hang');
-    const app = await startTestApp(webhookTestConfig({ timeoutMs: TIMEOUT_MS }));
+    const app = await startTestApp(webhookTestConfig({ timeoutMs: 2000 }));
     let closed = false;
     try {
       const p = await player(app);
@@ -196,7 +208,7 @@ describe('shutdown', () => {
         `SELECT a.error FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.url = $1`,
         [hanging.url],
       );
-      expect(rows).toEqual([{ error: `timed out after ${TIMEOUT_MS} ms` }]);
+      expect(rows).toEqual([{ error: 'timed out after 2000 ms' }]);
     } finally {
       await client.end();
     }
