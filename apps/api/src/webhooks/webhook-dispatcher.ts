@@ -123,6 +123,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     if (all) {
       await this.dispatchAll();
       await this.rescueOverdue();
+      await this.dropExpiredSecrets();
       return;
     }
     const ids = [...noticed.keys()];
@@ -200,6 +201,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       SELECT (SELECT count(*) FROM jobs)::int AS queued`);
     if (row.queued > 0) this.log.warn(`webhook deliveries overdue by more than ${Math.round(overdueMs / 1000)} s queued again for ${row.queued} endpoint(s)`);
     return row.queued;
+  }
+
+  /** The old secrets whose rotation window is over are dropped (the sender has stopped using them already). */
+  async dropExpiredSecrets(): Promise<number> {
+    return this.prisma.$executeRaw`
+      UPDATE webhook_endpoints SET previous_secret = NULL, previous_secret_expires_at = NULL
+       WHERE previous_secret_expires_at <= now()`;
   }
 
   /** Fans out the endpoints of these players, until their feeds are read up to the horizon; returns the horizon. */

@@ -1,56 +1,82 @@
-import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app-config.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { Outbox } from '../outbox/outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { addDeliverJobs, deliveryBody, DELIVER_TASK, giveUpPendingSql, queueDeliverJobs, type DeliverJobEntry, type DeliverJobRequest } from './deliveries.js';
+import { deliveryBody, DELIVER_TASK, giveUpPendingSql, queueDeliverJobs, type DeliverJobEntry } from './deliveries.js';
 import { sign } from './signature.js';
 import { USER_AGENT, WebhookTransport, type SentAttempt } from './webhook-transport.js';
 
 /** Requests in flight to one endpoint at once (over its keep-alive connections). */
 const IN_FLIGHT = 4;
 /**
- * `webhook.deliver` jobs worked at once by this instance. They wait on receivers (up to
- * WEBHOOK_TIMEOUT_SECONDS each), not on the CPU, so they have a worker of their own: a slow
- * receiver never holds up the move clocks and the outbox (JOB_CONCURRENCY).
+ * Endpoints sent to at once by this instance, all players together. They wait on receivers (up to
+ * WEBHOOK_TIMEOUT_SECONDS each), not on the CPU.
  */
-const JOB_CONCURRENCY = 16;
-/** Endpoints of one job sent to at once. */
-const ENDPOINTS_AT_ONCE = 32;
-/** Deliveries read together, at most; a job with more works them in rounds. */
+export const CAPACITY = 64;
+/**
+ * Endpoints of one player sent to at once: a player's slow receivers hold at most this share of
+ * CAPACITY, and the other players' endpoints take their turns beside them, never behind.
+ */
+export const PLAYER_SHARE = 2;
+/** `webhook.deliver` jobs worked at once: a job only hands its endpoints to the courier. */
+const JOB_CONCURRENCY = 4;
+/** Deliveries of one endpoint read together, at most; it has more sent in further rounds. */
 const ROUND = 100;
 
-interface DueRow {
-  id: string;
-  endpoint_id: string;
-  payload: unknown;
-  due: boolean;
+interface EndpointRow {
   url: string;
   secret: string;
+  previous_secret: string | null;
   enabled: boolean;
+  timeouts: number;
+  paused: boolean;
+  due: { id: string; payload: unknown }[];
+}
+
+/** One attempt of a run, and when it ended. */
+interface Sent {
+  id: string;
+  attempt: SentAttempt;
+  endedAt: number;
 }
 
 /**
- * The `webhook.deliver` job: sends the due ones of the deliveries it lists (pending, their time
- * come), per endpoint a few at a time over keep-alive connections to the address judged, then
- * records every attempt of the job in one statement: the attempts log, each delivery's new state
- * (the next attempt at the time the retry schedule gives, or `failed` after the last), each
- * endpoint's health, and per endpoint a job again (keyed by the endpoint) for what is still
- * pending, at the earliest time one is due. A failed attempt does not fail the job (the queue's own
- * backoff is not the schedule). An endpoint whose deliveries have all failed for longer than the
- * setting is disabled. On one instance an endpoint's sends never overlap, so they go out in order.
+ * The `webhook.deliver` job and the courier it feeds. A job names deliveries; it hands their
+ * endpoints to the courier and is done (a job never waits on a receiver, so no receiver can hold
+ * the queue). The courier runs each endpoint on its own: one run at a time per endpoint on an
+ * instance (so its deliveries go out in order), at most PLAYER_SHARE endpoints of one player at
+ * once, CAPACITY in all, the players taken in turn. A run reads the endpoint's due deliveries,
+ * sends them over keep-alive connections to the address judged, and records at once, in one
+ * statement, its attempts, each delivery's next attempt (counted from the end of its own attempt)
+ * or `failed` after the last, and the endpoint's health; then it queues the endpoint's job again
+ * (keyed by the endpoint) for the earliest of its pending deliveries. A failed attempt does not
+ * fail the job (the queue's own backoff is not the schedule).
+ *
+ * The circuit breaker: a run whose last attempt timed out stops sending, and pauses the whole
+ * endpoint (every pending delivery, and new ones) for the retry schedule's next wait, longer with
+ * each run in a row that times out; after the pause one delivery is tried alone first. Only a time-
+ * out trips it: other failures cost no waiting. An endpoint whose deliveries have all failed for
+ * longer than the setting is disabled.
+ *
+ * What the courier holds is in memory: on shutdown the runs in flight finish (bounded by the
+ * attempt's time-out) and the endpoints still waiting are queued as jobs again; after a crash the
+ * dispatcher's sweep queues again what is overdue.
  */
 @Injectable()
-export class WebhookSender implements OnApplicationBootstrap {
+export class WebhookSender implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger('Webhooks');
   private readonly settings: AppConfig['webhooks'];
-  /** Per endpoint, the job running on this instance: the next one waits for it. */
-  private readonly busy = new Map<string, Promise<void>>();
-  /** Runs begun on this instance, and the number of each endpoint's last: a read older than it may be stale. */
-  private runs = 0;
-  private jobsRunning = 0;
-  private readonly lastRun = new Map<string, number>();
+  /** Per player (in turn order), the endpoints waiting for a run. */
+  private readonly waiting = new Map<string, string[]>();
+  /** Endpoints waiting, with their players. */
+  private readonly queued = new Map<string, string>();
+  /** Endpoints in a run; one asked for again meanwhile runs once more after it. */
+  private readonly running = new Map<string, { playerId: string; again: boolean }>();
+  private readonly perPlayer = new Map<string, number>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private stopping = false;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -67,155 +93,182 @@ export class WebhookSender implements OnApplicationBootstrap {
   }
 
   /**
-   * Works one job's deliveries: reads them in one statement (in rounds of ROUND), sends each
-   * endpoint's (ENDPOINTS_AT_ONCE endpoints at a time), and records every attempt of the round in
-   * one statement. An endpoint with another run on this instance (or one since the read) is left out
-   * of the round's batch and worked alone after it, under its own turn, read again: one endpoint's
-   * runs never overlap on an instance, and a batch never waits for another run while holding its
-   * endpoints.
+   * Before the database pools close (PrismaModule is global, so destroyed last): no new run, the
+   * runs in flight finish and are recorded, and the endpoints still waiting are queued for later.
    */
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    const left = [...this.queued.keys()];
+    this.waiting.clear();
+    this.queued.clear();
+    await Promise.allSettled([...this.inFlight]);
+    if (left.length > 0) await this.requeue(left).catch((error: unknown) => this.log.warn(`webhook jobs not queued again: ${String(error)}`));
+  }
+
+  /** Hands the endpoints of these deliveries to the courier. */
   async deliverJob(entries: DeliverJobEntry[]): Promise<void> {
-    const ids = [...new Set(entries.map((e) => e.deliveryId))];
-    // A crash or a database error fails the job: the queue runs it again, whole (what was
-    // already sent is no longer pending).
-    this.jobsRunning++;
-    try {
-      for (let i = 0; i < ids.length; i += ROUND) await this.round(ids.slice(i, i + ROUND));
-    } finally {
-      // Forgotten only when no read is in flight that a forgotten run could have made stale.
-      if (--this.jobsRunning === 0) this.lastRun.clear();
-    }
+    // Failing the job makes the queue run it again later (here, or on another instance).
+    if (this.stopping) throw new Error('the server is stopping: the webhook job runs again later');
+    const ids = [...new Set(entries.map((e) => e.endpointId))];
+    const owners = await this.prisma.$queryRaw<{ id: string; player_id: string }[]>`
+      SELECT id::text AS id, player_id::text AS player_id FROM webhook_endpoints WHERE id = ANY(${ids}::uuid[])`;
+    for (const { id, player_id } of owners) this.want(id, player_id);
   }
 
-  private async round(ids: readonly string[]): Promise<void> {
-    const readAt = this.runs;
-    const busyAtRead = new Set(this.busy.keys());
-    const rows = await this.read(ids);
-    const byEndpoint = new Map<string, DueRow[]>();
-    for (const row of rows) {
-      const list = byEndpoint.get(row.endpoint_id);
-      if (list) list.push(row);
-      else byEndpoint.set(row.endpoint_id, [row]);
+  /** Asks for a run of the endpoint: now if its player's share and the capacity allow, else in turn. */
+  private want(endpointId: string, playerId: string): void {
+    if (this.stopping) return;
+    const run = this.running.get(endpointId);
+    if (run) {
+      run.again = true;
+      return;
     }
-    const free: [string, DueRow[]][] = [];
-    const taken: [string, DueRow[]][] = [];
-    for (const entry of byEndpoint) {
-      const [endpointId] = entry;
-      const stale = busyAtRead.has(endpointId) || this.busy.has(endpointId) || (this.lastRun.get(endpointId) ?? 0) > readAt;
-      (stale ? taken : free).push(entry);
-    }
-    // The free ones, held together (no await between the check and the hold).
-    await this.holding(
-      free.map(([endpointId]) => endpointId),
-      async () => this.record(await lanes(free, ([endpointId, read]) => this.send(endpointId, read))),
-    );
-    // The others, each after the run that holds it, read again.
-    await lanes(taken, ([endpointId, read]) =>
-      this.holding([endpointId], async () => this.record([await this.send(endpointId, await this.read(read.map((r) => r.id)))])),
-    );
+    if (this.queued.has(endpointId)) return;
+    this.queued.set(endpointId, playerId);
+    const list = this.waiting.get(playerId);
+    if (list) list.push(endpointId);
+    else this.waiting.set(playerId, [endpointId]);
+    this.pump();
   }
 
-  /** Runs `work` holding these endpoints on this instance, each after its run in progress, if any. */
-  private async holding(endpointIds: readonly string[], work: () => Promise<void>): Promise<void> {
-    if (endpointIds.length === 0) return;
-    const before = endpointIds.map((id) => this.busy.get(id)).filter((p) => p !== undefined);
-    const mine = Promise.all(before.map((p) => p.catch(() => undefined))).then(work);
-    for (const id of endpointIds) {
-      this.busy.set(id, mine);
-      this.lastRun.set(id, ++this.runs);
-    }
-    try {
-      await mine;
-    } finally {
-      for (const id of endpointIds) if (this.busy.get(id) === mine) this.busy.delete(id);
-    }
-  }
-
-  /** The pending ones of these deliveries, in the order given, with their endpoints. */
-  private read(ids: readonly string[]): Promise<DueRow[]> {
-    return this.prisma.$queryRaw<DueRow[]>`
-      SELECT d.id::text AS id, d.endpoint_id::text AS endpoint_id, d.payload, d.next_attempt_at <= now() AS due, e.url, e.secret, e.enabled
-        FROM unnest(${[...ids]}::uuid[]) WITH ORDINALITY AS j(id, n)
-        JOIN webhook_deliveries d ON d.id = j.id
-        JOIN webhook_endpoints e ON e.id = d.endpoint_id
-       WHERE d.status = 'pending'
-       ORDER BY j.n`;
-  }
-
-  /**
-   * Sends one endpoint's due deliveries of `rows` (its pending ones) over its connections; the not
-   * yet due wait. A disabled endpoint's are given up.
-   */
-  private async send(endpointId: string, rows: readonly DueRow[]): Promise<EndpointRound> {
-    const first = rows[0];
-    const none: EndpointRound = { endpointId, sent: [], waiting: [] };
-    if (!first) return none; // deleted, done, or given up
-    if (!first.enabled) {
-      await this.prisma.$executeRaw(giveUpPendingSql(endpointId)); // disabled meanwhile
-      return none;
-    }
-    const due = rows.filter((r) => r.due);
-    const waiting = rows.filter((r) => !r.due).map((r) => r.id);
-    if (due.length === 0) return { endpointId, sent: [], waiting };
-    const attempts = await this.transport.postAll(
-      endpointId,
-      first.url,
-      due.map((row) => {
-        const body = deliveryBody(row.payload);
-        return {
-          body,
-          headers: (timestamp: number) => ({
-            'content-type': 'application/json',
-            'user-agent': USER_AGENT,
-            'webhook-id': row.id,
-            'webhook-timestamp': String(timestamp),
-            'webhook-signature': sign(row.secret, row.id, timestamp, body),
-          }),
-        };
-      }),
-      this.settings,
-      this.settings.timeoutMs,
-      IN_FLIGHT,
-    );
-    return { endpointId, sent: due.map((row, i) => ({ id: row.id, attempt: attempts[i]! })), waiting };
-  }
-
-  /**
-   * In one statement: the attempts, the deliveries' new states, the endpoints' health, and each
-   * endpoint's job again for what it still has pending (retries, and the not yet due), at the
-   * earliest time one is due; then, rarely, the disabling of an endpoint failing for too long.
-   */
-  private async record(rounds: readonly EndpointRound[]): Promise<void> {
-    const active = rounds.filter((r) => r.sent.length > 0 || r.waiting.length > 0);
-    if (active.length === 0) return;
-    const attempts: object[] = [];
-    const health: { endpoint_id: string; had_success: boolean; first_failure: string | null }[] = [];
-    const lastErrors = new Map<string, string | null>();
-    for (const { endpointId, sent } of active) {
-      for (const { id, attempt } of sent) {
-        attempts.push({
-          id,
-          at: attempt.at.toISOString(),
-          ok: attempt.ok,
-          status_code: attempt.statusCode,
-          duration_ms: attempt.durationMs,
-          error: attempt.error?.slice(0, 512) ?? null,
-        });
+  /** Starts the waiting runs that fit, one player's endpoint after another's. */
+  private pump(): void {
+    while (!this.stopping && this.inFlight.size < CAPACITY) {
+      let next: [string, string] | null = null;
+      for (const [playerId, list] of this.waiting) {
+        if ((this.perPlayer.get(playerId) ?? 0) >= PLAYER_SHARE) continue;
+        const endpointId = list.shift()!;
+        // The player goes to the end of the turn order.
+        this.waiting.delete(playerId);
+        if (list.length > 0) this.waiting.set(playerId, list);
+        next = [endpointId, playerId];
+        break;
       }
-      if (sent.length === 0) continue;
-      // Failing since the first failure after the last success (attempts in the order they began).
-      const ordered = [...sent].sort((a, b) => a.attempt.at.getTime() - b.attempt.at.getTime());
-      const lastOk = ordered.findLastIndex((x) => x.attempt.ok);
-      const failures = ordered.slice(lastOk + 1).filter((x) => !x.attempt.ok);
-      health.push({ endpoint_id: endpointId, had_success: lastOk >= 0, first_failure: failures[0]?.attempt.at.toISOString() ?? null });
-      if (failures.length > 0) lastErrors.set(endpointId, failures.at(-1)!.attempt.error);
+      if (!next) return;
+      this.queued.delete(next[0]);
+      this.start(next[0], next[1]);
     }
-    const waiting = active.flatMap((r) => r.waiting);
+  }
+
+  private start(endpointId: string, playerId: string): void {
+    const state = { playerId, again: false };
+    this.running.set(endpointId, state);
+    this.perPlayer.set(playerId, (this.perPlayer.get(playerId) ?? 0) + 1);
+    const run: Promise<void> = this.run(endpointId)
+      .catch((error: unknown) => {
+        // The deliveries stay pending: the sweep queues them again when overdue.
+        this.log.warn(`webhook endpoint ${endpointId}: ${String(error)}`);
+      })
+      .finally(() => {
+        this.inFlight.delete(run);
+        this.running.delete(endpointId);
+        const n = (this.perPlayer.get(playerId) ?? 1) - 1;
+        if (n === 0) this.perPlayer.delete(playerId);
+        else this.perPlayer.set(playerId, n);
+        if (state.again) this.want(endpointId, playerId);
+        this.pump();
+      });
+    this.inFlight.add(run);
+  }
+
+  /** One endpoint's run: its due deliveries, round after round, then its job again for what waits. */
+  private async run(endpointId: string): Promise<void> {
+    for (;;) {
+      const endpoint = await this.read(endpointId);
+      if (!endpoint) return; // deleted
+      if (!endpoint.enabled) {
+        await this.prisma.$executeRaw(giveUpPendingSql(endpointId)); // disabled meanwhile
+        return;
+      }
+      if (endpoint.paused || endpoint.due.length === 0) break;
+      const { sent, tripped } = await this.send(endpointId, endpoint);
+      await this.record(endpointId, endpoint, sent, tripped);
+      if (tripped || endpoint.due.length < ROUND || this.stopping) break;
+    }
+    await this.requeue([endpointId]);
+  }
+
+  /** The endpoint, and its deliveries due now (in order), and whether its breaker pauses it. */
+  private async read(endpointId: string): Promise<EndpointRow | undefined> {
+    const [row] = await this.prisma.$queryRaw<EndpointRow[]>`
+      SELECT e.url, e.secret, e.enabled, e.timeouts,
+             CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret,
+             coalesce(e.paused_until > now(), false) AS paused,
+             coalesce((SELECT json_agg(json_build_object('id', d.id, 'payload', d.payload) ORDER BY d.next_attempt_at, d.event_id)
+                         FROM (SELECT d.id, d.payload, d.next_attempt_at, d.event_id FROM webhook_deliveries d
+                                WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+                                ORDER BY d.next_attempt_at, d.event_id
+                                LIMIT ${ROUND}) d), '[]'::json) AS due
+        FROM webhook_endpoints e
+       WHERE e.id = ${endpointId}::uuid`;
+    return row;
+  }
+
+  /**
+   * Sends the endpoint's due deliveries. After time-outs (the breaker was tripped) one goes alone
+   * first, and the rest only if it was answered. Once one times out no other is begun.
+   */
+  private async send(endpointId: string, endpoint: EndpointRow): Promise<{ sent: Sent[]; tripped: boolean }> {
+    const requests = endpoint.due.map((row) => {
+      const body = deliveryBody(row.payload);
+      return {
+        body,
+        headers: (timestamp: number) => ({
+          'content-type': 'application/json',
+          'user-agent': USER_AGENT,
+          'webhook-id': row.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': sign([endpoint.secret, endpoint.previous_secret], row.id, timestamp, body),
+        }),
+      };
+    });
+    const post = (from: number, to: number) =>
+      this.transport.postAll(endpointId, endpoint.url, requests.slice(from, to), this.settings, this.settings.timeoutMs, IN_FLIGHT);
+    let attempts = endpoint.timeouts > 0 ? await post(0, 1) : [];
+    if (!attempts.some((a) => a?.timedOut) && attempts.length < requests.length) attempts = [...attempts, ...(await post(attempts.length, requests.length))];
+    const sent: Sent[] = [];
+    attempts.forEach((attempt, i) => {
+      if (attempt) sent.push({ id: endpoint.due[i]!.id, attempt, endedAt: attempt.at.getTime() + attempt.durationMs });
+    });
+    // Tripped when a time-out was the run's last word: no answer ended after it.
+    const timeoutEnds = sent.filter((s) => s.attempt.timedOut).map((s) => s.endedAt);
+    const lastTimeout = timeoutEnds.length > 0 ? Math.max(...timeoutEnds) : null;
+    const tripped = lastTimeout !== null && !sent.some((s) => !s.attempt.timedOut && s.endedAt > lastTimeout);
+    return { sent, tripped };
+  }
+
+  /**
+   * In one statement: the run's attempts, the deliveries' new states (a retry counted from the end
+   * of its own attempt, and not before a pause of the endpoint), the endpoint's health and its
+   * breaker; then, rarely, the disabling of an endpoint failing for too long.
+   */
+  private async record(endpointId: string, endpoint: EndpointRow, sent: readonly Sent[], tripped: boolean): Promise<void> {
+    if (sent.length === 0) return;
+    const attempts = sent.map(({ id, attempt, endedAt }) => ({
+      id,
+      at: attempt.at.toISOString(),
+      ended: new Date(endedAt).toISOString(),
+      ok: attempt.ok,
+      status_code: attempt.statusCode,
+      duration_ms: attempt.durationMs,
+      error: attempt.error?.slice(0, 512) ?? null,
+    }));
     const schedule = this.settings.retrySchedule;
-    const [result] = await this.prisma.$queryRaw<{ failing: { id: string; failing_since: string; enabled: boolean }[] | null; unqueued: DeliverJobRequest[] | null }[]>(Prisma.sql`
+    // The breaker: paused for the schedule's n-th wait after n runs in a row timed out.
+    const timeouts = tripped ? endpoint.timeouts + 1 : 0;
+    const pauseSeconds = tripped ? (schedule[Math.min(timeouts, schedule.length) - 1] ?? 0) : 0;
+    const lastEnd = Math.max(...sent.map((s) => s.endedAt));
+    const pausedUntil = pauseSeconds > 0 ? new Date(lastEnd + pauseSeconds * 1000).toISOString() : null;
+    // Failing since the first failure after the last success (attempts in the order they began).
+    const ordered = [...sent].sort((a, b) => a.attempt.at.getTime() - b.attempt.at.getTime());
+    const lastOk = ordered.findLastIndex((x) => x.attempt.ok);
+    const failures = ordered.slice(lastOk + 1).filter((x) => !x.attempt.ok);
+    const hadSuccess = lastOk >= 0;
+    const firstFailure = failures[0]?.attempt.at.toISOString() ?? null;
+    const [result] = await this.prisma.$queryRaw<{ failing_since: Date | null; enabled: boolean }[]>(Prisma.sql`
       WITH r AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(attempts)}::jsonb)
-            AS r(id uuid, at timestamptz, ok boolean, status_code smallint, duration_ms int, error varchar)),
+            AS r(id uuid, at timestamptz, ended timestamptz, ok boolean, status_code smallint, duration_ms int, error varchar)),
       -- The n-th failed attempt waits schedule[n] (1-based) for the next; past the schedule it is over.
       u AS (
         UPDATE webhook_deliveries d SET
@@ -223,47 +276,54 @@ export class WebhookSender implements OnApplicationBootstrap {
                status = (CASE WHEN r.ok THEN 'delivered'
                               WHEN (${schedule}::int[])[d.attempts + 1] IS NOT NULL THEN 'pending'
                               ELSE 'failed' END)::"WebhookDeliveryStatus",
-               next_attempt_at = CASE WHEN r.ok THEN NULL
-                                      ELSE now() + make_interval(secs => (${schedule}::int[])[d.attempts + 1]) END,
+               next_attempt_at = CASE WHEN r.ok OR (${schedule}::int[])[d.attempts + 1] IS NULL THEN NULL
+                                      ELSE greatest(r.ended + make_interval(secs => (${schedule}::int[])[d.attempts + 1]),
+                                                    ${pausedUntil}::timestamptz) END,
                finished_at = CASE WHEN r.ok OR (${schedule}::int[])[d.attempts + 1] IS NULL THEN now() END
           FROM r
-         WHERE d.id = r.id
-        RETURNING d.id, d.endpoint_id, d.attempts, d.status, d.next_attempt_at, d.event_id, r.at, r.status_code, r.duration_ms, r.error),
+         WHERE d.id = r.id AND d.status = 'pending'
+        RETURNING d.id, d.attempts, r.at, r.status_code, r.duration_ms, r.error),
       a AS (
         INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, duration_ms, error)
         SELECT id, attempts, at, status_code, duration_ms, error FROM u
         ON CONFLICT (delivery_id, attempt) DO NOTHING
-        RETURNING 1),
-      h AS (
-        SELECT * FROM jsonb_to_recordset(${JSON.stringify(health)}::jsonb) AS h(endpoint_id uuid, had_success boolean, first_failure timestamptz)),
-      health AS (
-        UPDATE webhook_endpoints e
-           SET failing_since = CASE WHEN h.had_success THEN h.first_failure ELSE coalesce(e.failing_since, h.first_failure) END
-          FROM h
-         WHERE e.id = h.endpoint_id
-           AND e.failing_since IS DISTINCT FROM (CASE WHEN h.had_success THEN h.first_failure ELSE coalesce(e.failing_since, h.first_failure) END)
-        RETURNING e.id, e.failing_since),
-      pending AS (
-        SELECT u.id, u.endpoint_id, u.next_attempt_at, u.event_id FROM u WHERE u.status = 'pending'
-        UNION ALL
-        SELECT d.id, d.endpoint_id, d.next_attempt_at, d.event_id FROM webhook_deliveries d
-         WHERE d.id = ANY(${waiting}::uuid[]) AND d.status = 'pending'),
-      again AS (
-        SELECT endpoint_id, min(next_attempt_at) AS run_at,
-               json_agg(json_build_object('endpointId', endpoint_id, 'deliveryId', id) ORDER BY next_attempt_at, event_id) AS payload
-          FROM pending GROUP BY endpoint_id),
-      jobs AS (${addDeliverJobs(Prisma.sql`again`, Prisma.sql`f.run_at`, true)})
-      SELECT (SELECT count(*) FROM a)::int AS attempts,
-             (SELECT json_agg(json_build_object('id', e.id, 'failing_since', coalesce(hh.failing_since, e.failing_since), 'enabled', e.enabled))
-                FROM h JOIN webhook_endpoints e ON e.id = h.endpoint_id LEFT JOIN health hh ON hh.id = e.id
-               WHERE h.first_failure IS NOT NULL) AS failing,
-             (SELECT json_agg(json_build_object('endpointId', g.endpoint_id, 'payload', g.payload, 'runAt', g.run_at))
-                FROM again g WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.key = 'webhook:' || g.endpoint_id::text)) AS unqueued`);
-    if (result?.unqueued) await queueDeliverJobs(this.prisma, result.unqueued, true);
-    for (const endpoint of result?.failing ?? []) {
-      const since = new Date(endpoint.failing_since);
-      if (endpoint.enabled && Date.now() - since.getTime() >= this.settings.disableAfterMs) await this.disable(endpoint.id, since, lastErrors.get(endpoint.id) ?? null);
-    }
+        RETURNING 1)
+      UPDATE webhook_endpoints e
+         SET failing_since = CASE WHEN ${hadSuccess} THEN ${firstFailure}::timestamptz ELSE coalesce(e.failing_since, ${firstFailure}::timestamptz) END,
+             timeouts = ${timeouts}::int,
+             paused_until = ${pausedUntil}::timestamptz
+       WHERE e.id = ${endpointId}::uuid AND (SELECT count(*) FROM a) >= 0
+      RETURNING e.failing_since, e.enabled`);
+    if (!result || !result.enabled || result.failing_since === null || firstFailure === null) return;
+    const since = new Date(result.failing_since);
+    if (Date.now() - since.getTime() >= this.settings.disableAfterMs) await this.disable(endpointId, since, failures.at(-1)!.attempt.error);
+  }
+
+  /**
+   * Queues each endpoint's job (keyed by the endpoint) for its earliest pending delivery, not before
+   * its pause: a waiting job of the endpoint is moved to that time, right for all of its deliveries,
+   * since a run reads them by endpoint.
+   */
+  private async requeue(endpointIds: readonly string[]): Promise<void> {
+    const rows = await this.prisma.$queryRaw<{ endpoint_id: string; delivery_id: string; run_at: Date }[]>`
+      SELECT e.id::text AS endpoint_id, n.id::text AS delivery_id, greatest(n.next_attempt_at, e.paused_until) AS run_at
+        FROM webhook_endpoints e
+        CROSS JOIN LATERAL (
+          SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+           WHERE d.endpoint_id = e.id AND d.status = 'pending'
+           ORDER BY d.next_attempt_at, d.event_id
+           LIMIT 1) n
+       WHERE e.id = ANY(${[...endpointIds]}::uuid[]) AND e.enabled`;
+    if (rows.length === 0) return;
+    await queueDeliverJobs(
+      this.prisma,
+      rows.map((r) => ({
+        endpointId: r.endpoint_id,
+        payload: [{ endpointId: r.endpoint_id, deliveryId: r.delivery_id }],
+        runAt: new Date(r.run_at).toISOString(),
+      })),
+      false,
+    );
   }
 
   /** Failing for too long: disabled, saying why; what was still due is given up. */
@@ -279,27 +339,6 @@ export class WebhookSender implements OnApplicationBootstrap {
     ]);
     this.log.warn(`webhook endpoint ${endpointId} disabled: ${reason}`);
   }
-}
-
-/** One endpoint's part of a round: what was attempted, and what waits (not yet due). */
-interface EndpointRound {
-  endpointId: string;
-  sent: { id: string; attempt: SentAttempt }[];
-  waiting: string[];
-}
-
-/** Runs `work` on every item, ENDPOINTS_AT_ONCE at a time; the results in the items' order. */
-async function lanes<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(ENDPOINTS_AT_ONCE, items.length) }, lane));
-  return results;
 }
 
 function entriesOf(payload: unknown): DeliverJobEntry[] {

@@ -17,6 +17,8 @@ export interface AttemptOutcome {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
+  /** No answer within the time-out: what trips an endpoint's circuit breaker. */
+  timedOut: boolean;
 }
 
 /** One request of a batch: its body, and its headers for the time it is sent (Unix seconds). */
@@ -71,7 +73,9 @@ export class WebhookTransport implements OnApplicationShutdown {
    * connections to the address judged (the endpoint's agent, made again whenever the URL's origin
    * or the address judged changes). Each request has `timeoutMs` for all of it, the judging
    * included for the first ones. Never throws: each request gets its outcome, in order. A refused
-   * or unresolved URL fails every request of the batch, connecting nowhere.
+   * or unresolved URL fails every request of the batch, connecting nowhere. Once one request has
+   * timed out, no other is begun (the receiver is not answering: waiting out the time-out once per
+   * request would hold its lanes for nothing); those not begun have no outcome (undefined).
    */
   async postAll(
     key: string,
@@ -80,22 +84,29 @@ export class WebhookTransport implements OnApplicationShutdown {
     policy: UrlPolicy,
     timeoutMs: number,
     concurrency: number,
-  ): Promise<SentAttempt[]> {
+  ): Promise<(SentAttempt | undefined)[]> {
     const at = new Date();
     const started = performance.now();
     let target: VettedTarget;
     try {
       target = await withTimeout(vetUrl(rawUrl, policy, this.resolve), timeoutMs, () => new TimedOut());
     } catch (error) {
-      const outcome = { ok: false, statusCode: null, error: describeFailure(error, false, timeoutMs), durationMs: Math.round(performance.now() - started) };
+      const outcome = {
+        ok: false,
+        statusCode: null,
+        error: describeFailure(error, false, timeoutMs),
+        durationMs: Math.round(performance.now() - started),
+        timedOut: error instanceof TimedOut,
+      };
       return requests.map(() => ({ ...outcome, at }));
     }
     const judgedMs = performance.now() - started;
     const agent = this.agentFor(key, target, concurrency);
-    const results: SentAttempt[] = new Array<SentAttempt>(requests.length);
+    const results = new Array<SentAttempt | undefined>(requests.length);
     let next = 0;
+    let timedOut = false;
     const lane = async () => {
-      while (next < requests.length) {
+      while (next < requests.length && !timedOut) {
         const i = next++;
         const request = requests[i]!;
         // The first requests spent part of their time on judging the URL.
@@ -103,6 +114,7 @@ export class WebhookTransport implements OnApplicationShutdown {
         const sentAt = new Date();
         const outcome = await this.attempt(target, agent, request.headers(Math.floor(sentAt.getTime() / 1000)), request.body, budget, timeoutMs);
         results[i] = { ...outcome, durationMs: outcome.durationMs + (i < concurrency ? Math.round(judgedMs) : 0), at: i < concurrency ? at : sentAt };
+        if (outcome.timedOut) timedOut = true;
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, requests.length)) }, lane));
@@ -144,9 +156,10 @@ export class WebhookTransport implements OnApplicationShutdown {
     const timer = setTimeout(() => controller.abort(), budgetMs);
     try {
       const { statusCode, location } = await this.send(target, headers, body, controller.signal, agent);
-      return { ...outcomeOf(statusCode, location), durationMs: Math.round(performance.now() - started) };
+      return { ...outcomeOf(statusCode, location), durationMs: Math.round(performance.now() - started), timedOut: false };
     } catch (error) {
-      return { ok: false, statusCode: null, error: describeFailure(error, controller.signal.aborted, timeoutMs), durationMs: Math.round(performance.now() - started) };
+      const timedOut = controller.signal.aborted;
+      return { ok: false, statusCode: null, error: describeFailure(error, timedOut, timeoutMs), durationMs: Math.round(performance.now() - started), timedOut };
     } finally {
       clearTimeout(timer);
     }
@@ -165,9 +178,10 @@ export class WebhookTransport implements OnApplicationShutdown {
     try {
       const target = await withTimeout(vetUrl(rawUrl, policy, this.resolve), timeoutMs, () => new TimedOut());
       const { statusCode, location } = await this.send(target, headers, body, controller.signal, false);
-      return { ...outcomeOf(statusCode, location), durationMs: elapsed() };
+      return { ...outcomeOf(statusCode, location), durationMs: elapsed(), timedOut: false };
     } catch (error) {
-      return { ok: false, statusCode: null, error: describeFailure(error, controller.signal.aborted, timeoutMs), durationMs: elapsed() };
+      const timedOut = error instanceof TimedOut || controller.signal.aborted;
+      return { ok: false, statusCode: null, error: describeFailure(error, controller.signal.aborted, timeoutMs), durationMs: elapsed(), timedOut };
     } finally {
       clearTimeout(timer);
     }
@@ -226,7 +240,7 @@ export class WebhookTransport implements OnApplicationShutdown {
 }
 
 /** A finished answer's outcome: a 2xx is a delivery; a redirect is not followed. */
-function outcomeOf(statusCode: number, location: string | null): Omit<AttemptOutcome, 'durationMs'> {
+function outcomeOf(statusCode: number, location: string | null): Omit<AttemptOutcome, 'durationMs' | 'timedOut'> {
   const ok = statusCode >= 200 && statusCode < 300;
   const error = ok
     ? null

@@ -5,8 +5,8 @@ import { CurrentPlayer } from '../auth/current-player.decorator.js';
 import { RequireScope } from '../auth/scopes.js';
 import { PageArgs } from '../common/paging.js';
 import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
-import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from './dto/webhook.inputs.js';
-import { CreateWebhookEndpointPayload, WebhookDelivery, WebhookDeliveryPage, WebhookEndpoint, WebhookEndpointPage } from './models/webhook.model.js';
+import { CreateWebhookEndpointInput, RotateWebhookSecretInput, UpdateWebhookEndpointInput } from './dto/webhook.inputs.js';
+import { CreateWebhookEndpointPayload, RotateWebhookSecretPayload, WebhookDelivery, WebhookDeliveryPage, WebhookEndpoint, WebhookEndpointPage } from './models/webhook.model.js';
 import { WebhooksService } from './webhooks.service.js';
 
 @ApiTags('webhooks')
@@ -42,6 +42,17 @@ export class WebhooksController {
     @Body() input: UpdateWebhookEndpointInput,
   ): Promise<WebhookEndpoint> {
     return this.webhooks.update(caller.id, id, input);
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  @ApiOkResponse({ type: RotateWebhookSecretPayload, description: 'The endpoint and its new signing secret (shown once)' })
+  rotateSecret(
+    @CurrentPlayer() caller: AuthenticatedPlayer,
+    @Param('id', ParseUuidPipe) id: string,
+    @Body() input: RotateWebhookSecretInput,
+  ): Promise<RotateWebhookSecretPayload> {
+    return this.webhooks.rotateSecret(caller.id, id, input?.previousSecretValidSeconds);
   }
 
   @Delete(':id')

@@ -4,8 +4,8 @@ import { CurrentPlayer } from '../auth/current-player.decorator.js';
 import { RequireScope } from '../auth/scopes.js';
 import { PageArgs } from '../common/paging.js';
 import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
-import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookDeliveriesArgs } from './dto/webhook.inputs.js';
-import { CreateWebhookEndpointPayload, WebhookDelivery, WebhookDeliveryPage, WebhookEndpoint, WebhookEndpointPage } from './models/webhook.model.js';
+import { CreateWebhookEndpointInput, RotateWebhookSecretInput, UpdateWebhookEndpointInput, WebhookDeliveriesArgs } from './dto/webhook.inputs.js';
+import { CreateWebhookEndpointPayload, RotateWebhookSecretPayload, WebhookDelivery, WebhookDeliveryPage, WebhookEndpoint, WebhookEndpointPage } from './models/webhook.model.js';
 import { WebhooksService } from './webhooks.service.js';
 
 @Resolver()
@@ -46,6 +46,17 @@ export class WebhooksResolver {
     @Args('input') input: UpdateWebhookEndpointInput,
   ): Promise<WebhookEndpoint> {
     return this.webhooks.update(caller.id, id, input);
+  }
+
+  @Mutation(() => RotateWebhookSecretPayload, {
+    description: 'Give a webhook endpoint a new signing secret (shown once); the old one still signs too for a while (see the input)',
+  })
+  rotateWebhookSecret(
+    @CurrentPlayer() caller: AuthenticatedPlayer,
+    @Args('id', { type: () => ID }, ParseUuidPipe) id: string,
+    @Args('input', { type: () => RotateWebhookSecretInput, nullable: true }) input?: RotateWebhookSecretInput | null,
+  ): Promise<RotateWebhookSecretPayload> {
+    return this.webhooks.rotateSecret(caller.id, id, input?.previousSecretValidSeconds);
   }
 
   @Mutation(() => WebhookEndpoint, { description: 'Delete a webhook endpoint and its delivery log' })

@@ -8,8 +8,10 @@ import { FEED_EVENT_TYPES, type FeedEventType } from '../player-events/feed-even
 import { feedEventId } from '../player-events/feed.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { deliveryBody, feedTail, queueDeliverJobs, giveUpPendingSql, type DeliveryPayload } from './deliveries.js';
+import { PREVIOUS_SECRET_DEFAULT_SECONDS } from './dto/webhook.inputs.js';
 import type {
   CreateWebhookEndpointPayload,
+  RotateWebhookSecretPayload,
   WebhookDelivery,
   WebhookDeliveryPage,
   WebhookDeliveryStatus,
@@ -29,6 +31,7 @@ const ENDPOINT = {
   disabledReason: true,
   disabledAt: true,
   failingSince: true,
+  previousSecretExpiresAt: true,
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -144,6 +147,25 @@ export class WebhooksService {
     return view(endpoint);
   }
 
+  /**
+   * A new signing secret (shown this once). The old one signs too, as a second signature, for
+   * `previousSecretValidSeconds` (0: not at all), so that receivers can change over without losing
+   * a delivery; then it is dropped. A rotation during another's window drops the older secret.
+   */
+  async rotateSecret(playerId: string, id: string, previousSecretValidSeconds?: number | null): Promise<RotateWebhookSecretPayload> {
+    const seconds = previousSecretValidSeconds ?? PREVIOUS_SECRET_DEFAULT_SECONDS;
+    const secret = newSecret();
+    const [row] = await this.prisma.$queryRaw<{ id: string }[]>`
+      UPDATE webhook_endpoints
+         SET previous_secret = CASE WHEN ${seconds}::int > 0 THEN secret END,
+             previous_secret_expires_at = CASE WHEN ${seconds}::int > 0 THEN now() + make_interval(secs => ${seconds}::int) END,
+             secret = ${secret}, updated_at = now()
+       WHERE id = ${id}::uuid AND player_id = ${playerId}::uuid
+      RETURNING id::text AS id`;
+    if (!row) throw notFound('Webhook endpoint');
+    return { endpoint: await this.get(playerId, id), secret };
+  }
+
   /** Deletes the endpoint with its deliveries; their queued attempts then find nothing to do. */
   async delete(playerId: string, id: string): Promise<WebhookEndpoint> {
     return this.prisma.$transaction(async (tx) => {
@@ -216,7 +238,8 @@ function eventTypes(types: readonly FeedEventType[]): FeedEventType[] {
 }
 
 function view(row: Prisma.WebhookEndpointGetPayload<{ select: typeof ENDPOINT }>): WebhookEndpoint {
-  return { ...row, eventTypes: row.eventTypes as FeedEventType[] };
+  const previous = row.previousSecretExpiresAt && row.previousSecretExpiresAt.getTime() > Date.now() ? row.previousSecretExpiresAt : null;
+  return { ...row, eventTypes: row.eventTypes as FeedEventType[], previousSecretExpiresAt: previous };
 }
 
 function deliveryView(row: DeliveryRow): WebhookDelivery {

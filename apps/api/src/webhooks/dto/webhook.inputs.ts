@@ -1,5 +1,5 @@
-import { ArgsType, Field, ID, InputType } from '@nestjs/graphql';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, Length } from 'class-validator';
+import { ArgsType, Field, ID, InputType, Int } from '@nestjs/graphql';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
 import { Prop } from '../../common/model-field.js';
 import { PageArgs } from '../../common/paging.js';
 import { FEED_EVENT_TYPES, type FeedEventType } from '../../player-events/feed-events.js';
@@ -60,6 +60,24 @@ export class UpdateWebhookEndpointInput {
   @IsOptional()
   @IsBoolean({ message: 'enabled must be true or false' })
   enabled?: boolean | null;
+}
+
+/** The default and the longest time the old secret still signs after a rotation (seconds). */
+export const PREVIOUS_SECRET_DEFAULT_SECONDS = 24 * 3600;
+export const PREVIOUS_SECRET_MAX_SECONDS = 7 * 24 * 3600;
+
+@InputType()
+export class RotateWebhookSecretInput {
+  @Prop(() => Int, {
+    optional: true,
+    description: `How long the old secret still signs too, in seconds (a second signature in webhook-signature): 0 drops it at once; default ${PREVIOUS_SECRET_DEFAULT_SECONDS} (a day), at most ${PREVIOUS_SECRET_MAX_SECONDS} (a week)`,
+    api: { minimum: 0, maximum: PREVIOUS_SECRET_MAX_SECONDS },
+  })
+  @IsOptional()
+  @IsInt({ message: 'previousSecretValidSeconds must be a whole number of seconds' })
+  @Min(0, { message: `previousSecretValidSeconds must be 0 to ${PREVIOUS_SECRET_MAX_SECONDS}` })
+  @Max(PREVIOUS_SECRET_MAX_SECONDS, { message: `previousSecretValidSeconds must be 0 to ${PREVIOUS_SECRET_MAX_SECONDS}` })
+  previousSecretValidSeconds?: number | null;
 }
 
 /** GraphQL passes every argument to the validation pipe, so the endpoint id is part of the args class. */

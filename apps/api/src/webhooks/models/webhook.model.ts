@@ -44,6 +44,12 @@ export class WebhookEndpoint {
   @Prop(() => GraphQLISODateTime, { nullable: true, description: 'Since when every delivery has failed; null after a success' })
   failingSince!: Date | null;
 
+  @Prop(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'After a rotation of the secret, until when the old one still signs too (a second signature); null when it does not',
+  })
+  previousSecretExpiresAt!: Date | null;
+
   @Prop(() => GraphQLISODateTime)
   createdAt!: Date;
 
@@ -70,6 +76,18 @@ export class CreateWebhookEndpointPayload {
 
   @Prop({
     description: 'The signing secret (Standard Webhooks); store it now, it is never shown again',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  })
+  secret!: string;
+}
+
+@Model()
+export class RotateWebhookSecretPayload {
+  @Prop(() => WebhookEndpoint)
+  endpoint!: WebhookEndpoint;
+
+  @Prop({
+    description: 'The new signing secret (Standard Webhooks); store it now, it is never shown again',
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   })
   secret!: string;
