@@ -11,8 +11,9 @@ import { MovesService } from '../moves/moves.service.js';
 import { Outbox } from '../outbox/outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { JOB_QUEUE_SCHEMA } from '../database/job-queue.js';
+import { BOT_THINKER, type BotThinker } from './bot-thinkers.js';
 import { BOT_TASK, BotsService } from './bots.service.js';
-import { addBot, FAST, LOBBY_SEATS, NO_JOBS, openLobby, waitFor } from './bots.test-kit.js';
+import { addBot, FAST, inProcessThinker, LOBBY_SEATS, NO_JOBS, openLobby, waitFor } from './bots.test-kit.js';
 
 function log(prisma: PrismaService, gameId: string) {
   return prisma.gameEvent.findMany({
@@ -184,9 +185,9 @@ describe('bot move jobs, driven by hand', () => {
     }
   }
 
-  function service(levels?: Record<BotLevel, Bot>): BotsService {
+  function service(thinker: BotThinker = t.app.get(BOT_THINKER)): BotsService {
     const a = t.app;
-    return new BotsService(a.get(PrismaService), a.get(Outbox), a.get(GameStore), a.get(MovesService), a.get(LobbiesService), a.get(ConfigService), levels);
+    return new BotsService(a.get(PrismaService), a.get(Outbox), a.get(GameStore), a.get(MovesService), a.get(LobbiesService), a.get(ConfigService), thinker);
   }
 
   it('move once for a job run twice, and not at all for a turn that is over', async () => {
@@ -235,7 +236,7 @@ describe('bot move jobs, driven by hand', () => {
     const before = (await store.read(gameId, null, null))!;
     const input = botInputOf(before.state, toMove, await store.dealEvents(gameId, dealIndex(before.state), version));
     const expected = botMove('basic', input, { seed: botSeed(gameId, version) }).move;
-    await service(broken).play({ gameId, version });
+    await service(inProcessThinker(broken)).play({ gameId, version });
     const [moved] = (await log(prisma, gameId)).filter((e) => e.seq === version + 1);
     expect(moved).toMatchObject({ seat: toMove, actor: 'bot' });
     expect(moved.move).toEqual(moveToJson(expected));
