@@ -27,8 +27,8 @@ function cardChoices(): BotInput[] {
   return inputs;
 }
 
-/** The event loop's longest stall (ms) while `work` runs, seen by a 10 ms timer. */
-async function longestStall<T>(work: Promise<T>): Promise<{ value: T; stall: number }> {
+/** The event loop's longest stall (ms) while `work` runs, seen by a 10 ms timer started before it. */
+async function longestStall<T>(work: () => Promise<T>): Promise<{ value: T; stall: number }> {
   let stall = 0;
   let last = performance.now();
   const timer = setInterval(() => {
@@ -37,7 +37,10 @@ async function longestStall<T>(work: Promise<T>): Promise<{ value: T; stall: num
     last = now;
   }, 10);
   try {
-    return { value: await work, stall };
+    await new Promise((tick) => setTimeout(tick, 30));
+    const value = await work();
+    await new Promise((tick) => setTimeout(tick, 30)); // a stall just ended is seen at the next tick
+    return { value, stall };
   } finally {
     clearInterval(timer);
   }
@@ -68,7 +71,7 @@ describe('the bots’ thinking pool', () => {
   it('leaves the event loop free while strong bots think', async () => {
     await pool.think('warm', { level: 'random', input: inputs[0], seed: 1, budgetMs: 0 }); // the thread has started
     // Two searches that each run to their budget (far more samples than a second allows).
-    const thinking = Promise.all([0, 1].map((i) => pool.think(`p${i}`, { level: 'strong', input: inputs[i], seed: i, budgetMs: 700, samples: 1_000_000 })));
+    const thinking = () => Promise.all([0, 1].map((i) => pool.think(`p${i}`, { level: 'strong', input: inputs[i], seed: i, budgetMs: 700, samples: 1_000_000 })));
     const { value: answers, stall } = await longestStall(thinking);
     for (const a of answers) expect(a.thinkMs).toBeGreaterThanOrEqual(650);
     // On this thread each search would have held the loop for its whole budget; a loaded machine's
