@@ -1,7 +1,9 @@
 /**
- * npm run bench:bots-api — one scripted person against two server bots (default `strong`), through
- * the API, against the server in its own process: how long the person waits for their turn after
- * each of their moves, against how long the bots think. The person asks for their view every few
+ * npm run bench:bots-api — scripted people, each against two server bots (default `strong`), through
+ * the API, against the server in its own process: how long a person waits for their turn after
+ * each of their moves, against how long the bots think. `--at-once N` plays N games at the same
+ * time (a person each), and a probe asks GET /health every 20 ms meanwhile: how long any other
+ * request waits while bots think. The person asks for their view every few
  * milliseconds (`--poll-ms`) and moves at once, so the game runs at the bots' and the server's
  * pace. Bot turns are read from the log (a bot's entry's created_at minus the entry before it: the
  * commit before, the head start or the job, and the think time), think times from the server's
@@ -34,7 +36,9 @@ One scripted person and two server bots through the API: the person's wait per t
 
   --level L          the bots' level: random, basic or strong (default strong)
   --preset NAME      ${PRESETS.join(', ')} (default bidding)
-  --games N          games played one after another (default 1)
+  --target N         the game's target score (default: the preset's own)
+  --games N          games played in all (default 1)
+  --at-once N        games played at the same time, each by its own person (default 1)
   --poll-ms MS       how often the person looks for their turn (default 5)
   --relay-delay-ms MS  the server's JOB_RELAY_DELAY_MS (default: the server's own, 50)
   --seed S           the person's choices (default 1)
@@ -45,7 +49,9 @@ const { values } = parseArgs({
   options: {
     level: { type: 'string', default: 'strong' },
     preset: { type: 'string', default: 'bidding' },
+    target: { type: 'string' },
     games: { type: 'string', default: '1' },
+    'at-once': { type: 'string', default: '1' },
     'poll-ms': { type: 'string', default: '5' },
     'relay-delay-ms': { type: 'string' },
     seed: { type: 'string', default: '1' },
@@ -60,7 +66,7 @@ function usageError(message: string): never {
   process.stderr.write(`bots-api-bench: ${message}\n(npm run bench:bots-api -- --help lists the options)\n`);
   process.exit(2);
 }
-function whole(name: 'games' | 'poll-ms' | 'relay-delay-ms', min: number): number {
+function whole(name: 'games' | 'at-once' | 'target' | 'poll-ms' | 'relay-delay-ms', min: number): number {
   const value = Number(values[name]);
   if (!Number.isInteger(value) || value < min) usageError(`--${name} takes a whole number ≥ ${min}, not ${JSON.stringify(values[name])}`);
   return value;
@@ -71,6 +77,8 @@ const preset = values.preset;
 if (!(PRESETS as readonly string[]).includes(preset)) usageError(`--preset: unknown preset ${JSON.stringify(preset)}`);
 if (preset.endsWith('-4')) usageError('--preset: a table of three (one person, two bots)');
 const games = whole('games', 1);
+const atOnce = Math.min(games, whole('at-once', 1));
+const options = values.target === undefined ? undefined : { target: whole('target', 1) };
 const pollMs = whole('poll-ms', 1);
 const relayDelayMs = values['relay-delay-ms'] === undefined ? null : whole('relay-delay-ms', 0);
 
@@ -81,7 +89,7 @@ const ADD_BOT = `mutation AddBot($lobbyId: ID!, $level: BotLevel!) { addBot(lobb
 
 /** Plays the person's seat to the end; answers each wait, from a move's answer to the next turn seen. */
 async function playGame(client: GraphQLTransport, token: string, seed: number): Promise<{ gameId: string; waits: number[]; moves: number }> {
-  const lobby = data(await createLobby(client, token, { preset, visibility: 'unlisted' }), 'createLobby');
+  const lobby = data(await createLobby(client, token, { preset, options, visibility: 'unlisted' }), 'createLobby');
   await client.gql(ADD_BOT, { lobbyId: lobby.id, level }, token);
   const gameId = data(await client.gql<{ addBot: { gameId: string } }>(ADD_BOT, { lobbyId: lobby.id, level }, token), 'addBot').gameId;
   const chance = seededChance(seed);
@@ -101,6 +109,27 @@ async function playGame(client: GraphQLTransport, token: string, seed: number): 
     since = performance.now();
     moves++;
   }
+}
+
+/** GET /health every `everyMs` until stopped: each answer's time (ms), how long any request waits behind the server's work. */
+function probeHealth(url: string, everyMs: number): { stop: () => Promise<number[]> } {
+  const times: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const sent = performance.now();
+      await (await fetch(`${url}/health`)).arrayBuffer();
+      times.push(performance.now() - sent);
+      await sleep(everyMs);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return times;
+    },
+  };
 }
 
 /** Each bot entry's time since the entry before it (ms). */
@@ -143,27 +172,36 @@ async function main() {
   await db.connect();
   onCleanUp('close the monitoring connection', () => db.end());
 
-  const token = data(await register(client, `bench${Date.now().toString(36)}`), 'register').token;
   const waits: number[] = [];
   const ids: string[] = [];
   let personMoves = 0;
+  let next = 0;
   const started = performance.now();
-  for (let g = 0; g < games; g++) {
-    const played = await playGame(client, token, Number(values.seed) + g);
-    waits.push(...played.waits);
-    ids.push(played.gameId);
-    personMoves += played.moves;
-    log(`game ${g + 1}/${games}: ${played.moves} moves of the person`);
-  }
+  const probe = probeHealth(server.url, 20);
+  // Each of `atOnce` people plays games until `games` have been played; a person per game at a time.
+  await Promise.all(
+    Array.from({ length: atOnce }, async (_, p) => {
+      const token = data(await register(client, `bench${Date.now().toString(36)}p${p}`), 'register').token;
+      for (let g = next++; g < games; g = next++) {
+        const played = await playGame(client, token, Number(values.seed) + g);
+        waits.push(...played.waits);
+        ids.push(played.gameId);
+        personMoves += played.moves;
+        log(`game ${g + 1}/${games}: ${played.moves} moves of the person`);
+      }
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
+  const health = await probe.stop();
   const turns = await botTurns(db, ids);
   const think = await thinkTimes(server.url);
 
   const out = [
-    `bots-api-bench: ${games} ${preset} game(s), one person and two ${level} bots, person polling every ${pollMs} ms`,
+    `bots-api-bench: ${games} ${preset} game(s)${options ? ` to ${options.target}` : ''}, ${atOnce} at once, each one person and two ${level} bots, person polling every ${pollMs} ms`,
     `  ${fmt(seconds, 1)} s in all; ${personMoves} moves of the person, ${turns.length} of the bots`,
     line("person's wait per turn", summarise(waits), waits.length),
     line('bot turn (previous entry → its move)', summarise(turns), turns.length),
+    line('GET /health meanwhile', summarise(health), health.length),
     ...[...think].map(([answered, t]) => `  think time, ${answered.padEnd(26)} n=${String(t.count).padStart(4)}  mean ${fmt((t.seconds / Math.max(1, t.count)) * 1000, 1)} ms`),
   ];
   const thought = [...think.values()].reduce((a, t) => a + t.seconds * 1000, 0);

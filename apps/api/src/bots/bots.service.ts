@@ -1,6 +1,6 @@
-import { Inject, Injectable, Logger, Optional, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { currentPlayer, dealIndex, timeOutMove, view, type Move } from '@mizerka/rules';
-import { BOT_LEVELS, BOTS, botMove, type Bot, type BotLevel } from '@mizerka/bots';
+import { BOT_LEVELS, type BotLevel } from '@mizerka/bots';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app-config.js';
 import { badInput, DomainError } from '../common/errors.js';
@@ -16,13 +16,12 @@ import type { OutboxEntry } from '../outbox/outbox-entries.js';
 import { Outbox, type LocalCommit } from '../outbox/outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { pickServerBot } from './bot-players.js';
+import { BOT_THINKER, ThinkersBusy, type BotThinker } from './bot-thinkers.js';
 
 export const BOT_TASK = 'game.botMove';
-/** The bot levels the service plays with; a test swaps in its own (a level that throws). */
-export const BOT_TABLE = Symbol('BOT_TABLE');
 /** The strong bot's think time per move: a game of one person and bots runs at the person's pace. */
 export const STRONG_BUDGET_MS = 800;
-/** Bot turns waiting for the in-process head start, at most; past it the durable job plays them. */
+/** Bot turns under way in the in-process head start, at most; past it the durable job plays them. */
 const HEAD_START_QUEUE = 256;
 /** Players whose kind is remembered (it never changes); the map is cleared when it grows past this. */
 const KNOWN_PLAYERS = 50_000;
@@ -48,12 +47,10 @@ interface BotJob {
 @Injectable()
 export class BotsService implements OnModuleInit, OnApplicationShutdown {
   private readonly log = new Logger('Bots');
-  private readonly levels: Readonly<Record<BotLevel, Bot>>;
   /** Player id → server bot level (null: a person or a bot account). */
   private readonly knownPlayers = new Map<string, BotLevel | null>();
-  /** Bot turns started in process, one after another: a strong bot thinks on this thread. */
-  private readonly headStarts: BotJob[] = [];
-  private headStarting: Promise<void> | null = null;
+  /** Bot turns started in process and not over: they think in the pool of threads, fairly, and commit here. */
+  private readonly headStarts = new Set<Promise<void>>();
   private stopping = false;
 
   constructor(
@@ -63,10 +60,8 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
     private readonly moves: MovesService,
     private readonly lobbies: LobbiesService,
     private readonly config: ConfigService<AppConfig, true>,
-    @Optional() @Inject(BOT_TABLE) levels?: Readonly<Record<BotLevel, Bot>>,
-  ) {
-    this.levels = levels ?? BOTS;
-  }
+    @Inject(BOT_THINKER) private readonly thinker: BotThinker,
+  ) {}
 
   onModuleInit(): void {
     this.outbox.consume('turnBegan', 'bots', (items) => this.schedule(items.map((i) => ({ gameId: i.gameId, playerId: i.entry.playerId }))));
@@ -76,8 +71,10 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    this.headStarts.length = 0; // their jobs play them
-    await this.headStarting;
+    // Turns still waiting for a thread are refused at once (their jobs play them); those thinking end.
+    const closing = this.thinker.close();
+    await Promise.allSettled([...this.headStarts]);
+    await closing;
   }
 
   /**
@@ -97,19 +94,21 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
         return;
       }
     }
-    if (this.headStarts.length >= HEAD_START_QUEUE) return;
-    this.headStarts.push({ gameId, version: seq });
-    this.headStarting ??= this.playHeadStarts().finally(() => (this.headStarting = null));
+    if (this.headStarts.size >= HEAD_START_QUEUE) return;
+    const turn = this.play({ gameId, version: seq })
+      .catch((error: unknown) => {
+        const said = `game ${gameId} at version ${seq}: the bot's head start failed, its job will play (${String(error)})`;
+        if (error instanceof ThinkersBusy) this.log.debug(said);
+        else this.log.warn(said);
+      })
+      .finally(() => this.headStarts.delete(turn));
+    this.headStarts.add(turn);
   }
 
-  private async playHeadStarts(): Promise<void> {
-    for (let job = this.headStarts.shift(); job && !this.stopping; job = this.headStarts.shift()) {
-      try {
-        await this.play(job);
-      } catch (error) {
-        this.log.warn(`game ${job.gameId} at version ${job.version}: the bot's head start failed, its job will play (${String(error)})`);
-      }
-    }
+  /** Whose share of the bots' thinking a game's turns use: its first person's (a game of bots only: its own). */
+  private async ownerOf(gameId: string, seats: readonly string[]): Promise<string> {
+    const levels = await this.botLevelsOf(seats);
+    return seats.find((id) => levels.get(id) === null) ?? gameId;
   }
 
   /** The server bot level of a player, or null; a player's kind never changes, so it is remembered. */
@@ -184,18 +183,20 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
     if (seat === null) return;
     const playerId = game.seats[seat];
     const level = await this.botLevelOf(playerId);
-    if (!level || !(level in this.levels)) return;
+    if (!level || !(BOT_LEVELS as readonly string[]).includes(level)) return;
 
     const events = await this.store.dealEvents(gameId, dealIndex(game.state), version);
     const input = botInputOf(game.state, seat, events);
+    const owner = await this.ownerOf(gameId, game.seats);
     let move: Move | null;
     try {
-      const thinking = performance.now();
-      const choice = botMove(level, input, { seed: botSeed(gameId, version), budgetMs: STRONG_BUDGET_MS }, this.levels);
-      botThinkSeconds.observe({ level: choice.level }, (performance.now() - thinking) / 1000);
+      // Off the event loop: a worker thread gets the seat's view, never the state, and answers a move.
+      const choice = await this.thinker.think(owner, { level, input, seed: botSeed(gameId, version), budgetMs: STRONG_BUDGET_MS });
+      botThinkSeconds.observe({ level: choice.level }, choice.thinkMs / 1000);
       if (choice.fellBack) this.log.warn(`game ${gameId} at version ${version}: the ${choice.level} bot moved for the ${level} one (${choice.fellBack})`);
       move = choice.move;
     } catch (error) {
+      if (error instanceof ThinkersBusy) throw error; // not the bot's failure: its job plays the turn later
       this.log.error(`every bot level failed in game ${gameId} at version ${version}: ${String(error)}`);
       move = null;
     }

@@ -1,4 +1,7 @@
+import { threadId } from 'node:worker_threads';
+import { botMove, type Bot, type BotLevel } from '@mizerka/bots';
 import { loadConfig, type AppConfig } from '../config/app-config.js';
+import type { BotThinker } from './bot-thinkers.js';
 import type { TestApp } from '../../../../test/app.js';
 
 /**
@@ -38,4 +41,15 @@ export function addBot(t: TestApp, token: string, lobbyId: string, level: string
     { lobbyId, level, seat },
     token,
   );
+}
+
+/** Bots thinking on this thread with a table of levels of the test's own (a level that throws): a worker runs only the real ones. */
+export function inProcessThinker(levels: Record<BotLevel, Bot>): BotThinker {
+  return {
+    think: async (_owner, { level, input, seed, budgetMs }) => {
+      const started = performance.now();
+      return { ...botMove(level, input, { seed, budgetMs }, levels), thinkMs: performance.now() - started, threadId };
+    },
+    close: async () => {},
+  };
 }

@@ -13,8 +13,9 @@ import { MovesService } from '../moves/moves.service.js';
 import { Outbox } from '../outbox/outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { JOB_QUEUE_SCHEMA } from '../database/job-queue.js';
+import { BOT_THINKER, type BotThinker } from './bot-thinkers.js';
 import { BOT_TASK, BotsService } from './bots.service.js';
-import { addBot, FAST, LOBBY_SEATS, NO_JOBS, openLobby, waitFor } from './bots.test-kit.js';
+import { addBot, FAST, inProcessThinker, LOBBY_SEATS, NO_JOBS, openLobby, waitFor } from './bots.test-kit.js';
 
 function log(prisma: PrismaService, gameId: string) {
   return prisma.gameEvent.findMany({
@@ -186,9 +187,9 @@ describe('bot move jobs, driven by hand', () => {
     }
   }
 
-  function service(levels?: Record<BotLevel, Bot>, store: GameStore = t.app.get(GameStore)): BotsService {
+  function service(thinker: BotThinker = t.app.get(BOT_THINKER), store: GameStore = t.app.get(GameStore)): BotsService {
     const a = t.app;
-    return new BotsService(a.get(PrismaService), a.get(Outbox), store, a.get(MovesService), a.get(LobbiesService), a.get(ConfigService), levels);
+    return new BotsService(a.get(PrismaService), a.get(Outbox), store, a.get(MovesService), a.get(LobbiesService), a.get(ConfigService), thinker);
   }
 
   async function botMoves(outcome: string): Promise<number> {
@@ -273,7 +274,7 @@ describe('bot move jobs, driven by hand', () => {
     const before = (await store.read(gameId, null, null))!;
     const input = botInputOf(before.state, toMove, await store.dealEvents(gameId, dealIndex(before.state), version));
     const expected = botMove('basic', input, { seed: botSeed(gameId, version) }).move;
-    await service(broken).play({ gameId, version });
+    await service(inProcessThinker(broken)).play({ gameId, version });
     const [moved] = (await log(prisma, gameId)).filter((e) => e.seq === version + 1);
     expect(moved).toMatchObject({ seat: toMove, actor: 'bot' });
     expect(moved.move).toEqual(moveToJson(expected));

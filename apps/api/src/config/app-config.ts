@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 
 // Configuration comes from the environment and is checked once at start-up, so a typo in a
 // variable stops the server with a message instead of failing on the first request.
@@ -57,6 +58,11 @@ export interface AppConfig {
    * fresh read (measured cheaper than reading every time: README, "Several instances").
    */
   gameCache: boolean;
+  /**
+   * Worker threads the server bots think on; the event loop stays free for requests. Default: one
+   * core left to the event loop (and PostgreSQL), at least one thread.
+   */
+  botThreads: number;
   /** Caps on what one player may hold open (GraphQL and REST alike). */
   quotas: {
     /** Usable (neither revoked nor expired) API tokens per player. */
@@ -219,6 +225,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     introspection: false,
     authCacheSeconds: integer('AUTH_CACHE_SECONDS', 10, 0, 3600),
     gameCache: false,
+    botThreads: integer('BOT_THREADS', Math.max(1, availableParallelism() - 1), 1, 64),
     quotas: {
       tokensPerPlayer: integer('MAX_TOKENS_PER_PLAYER', 20, 1, 10_000),
       openLobbiesPerPlayer: integer('MAX_OPEN_LOBBIES_PER_PLAYER', 5, 1, 10_000),
