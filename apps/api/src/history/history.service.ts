@@ -27,7 +27,7 @@ import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { badInput, notFound } from '../common/errors.js';
 import { decodeCursor, encodeCursor, pageOf } from '../common/paging.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { familyOf, gamePlayers, importedSeats, parseFamily, parsePlayerCount, PRESETS_OF_FAMILY, SEAT_PLAYER, seedHashOf } from '../games/index.js';
+import { familyOf, type GamePlayer, gamePlayers, importedSeats, parseFamily, parsePlayerCount, PRESETS_OF_FAMILY, SEAT_PLAYER, seedHashOf } from '../games/index.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { GameFilterInput } from './dto/history.args.js';
 import { MAX_PLAYERS_NAMED } from './dto/history.args.js';
@@ -98,10 +98,13 @@ export class HistoryService {
       preset: g.preset,
       family: familyOf(g.preset) ?? 'contract',
       playerCount: g.players,
-      players: gamePlayers(
-        seats.filter((s) => s.gameId === g.id),
-        g.totals,
-        importedSeats({ importedBy: g.imported_by, seatNames: g.seat_names, endSeat: g.end_seat }),
+      players: placesWhenOver(
+        g.status,
+        gamePlayers(
+          seats.filter((s) => s.gameId === g.id),
+          g.totals,
+          importedSeats({ importedBy: g.imported_by, seatNames: g.seat_names, endSeat: g.end_seat }),
+        ),
       ),
       status: g.status === 'active' ? 'active' : g.end_reason === 'forfeit' ? 'forfeited' : 'finished',
       rated: g.rated,
@@ -300,6 +303,11 @@ export class HistoryService {
 }
 
 type postgresValues = never[];
+
+/** A list's summary gives a place once the game is over, as its field says: a rank by totals so far is no place. */
+function placesWhenOver(status: GameRow['status'], players: GamePlayer[]): GamePlayer[] {
+  return status === 'active' ? players.map((p) => ({ ...p, place: null })) : players;
+}
 
 
 function recordRefused(error: RecordError) {

@@ -205,6 +205,22 @@ describe('games connection', () => {
     await sql(`UPDATE players SET kind = 'human', bot_level = NULL WHERE name = 'eve'`);
   });
 
+  it('shows a place only once the game is over, on both surfaces', async () => {
+    // The fixtures' active games have totals that rank the seats: a provisional place must not show.
+    const active = await t.gql(GAMES, { filter: { players: ['ala'], status: 'active' }, first: 100 });
+    const activeNodes = active.data!.games.edges.map((e: any) => e.node);
+    expect(activeNodes.length).toBeGreaterThan(0);
+    for (const node of activeNodes) for (const p of node.players) expect(p.place, node.id).toBeNull();
+    const rest = await t.rest('GET', '/api/v1/players/ala/games?status=active&first=100');
+    expect(rest.body.items.map((g: any) => g.id)).toEqual(activeNodes.map((n: any) => n.id));
+    for (const g of rest.body.items) for (const p of g.players) expect(p.place, g.id).toBeNull();
+    const mine = await t.rest('GET', '/api/v1/games?first=100', undefined, people[0].token);
+    for (const g of mine.body.items) for (const p of g.players) expect(p.place, g.id).toBeNull();
+    // A finished game keeps its places.
+    const over = await t.rest('GET', '/api/v1/players/ala/games?status=finished&first=100');
+    for (const g of over.body.items) expect(g.players.map((p: any) => p.place)).toEqual(games.find((f) => f.id === g.id)!.places);
+  });
+
   it('fits a full page with every field within the query limits', async () => {
     const full = `{ games(first: 100) { edges { cursor node { id preset family playerCount status rated imported importedBy createdAt
       finishedAt endReason players { seat playerId name kind botLevel total place } } } pageInfo { hasNextPage endCursor } } }`;
