@@ -66,6 +66,10 @@ describe('loadConfig', () => {
       WEBHOOK_DISABLE_AFTER_HOURS: '24',
       WEBHOOK_SWEEP_SECONDS: '5',
       WEBHOOK_ALLOW_HTTP_LOOPBACK: 'on',
+      EXPORT_MAX_PER_IP: '6',
+      EXPORT_MAX_PER_PLAYER: '3',
+      EXPORT_IDLE_SECONDS: '15',
+      EXPORT_PAGE_SIZE: '25',
     });
     expect(config).toEqual({
       nodeEnv: 'production',
@@ -95,6 +99,7 @@ describe('loadConfig', () => {
       workers: 2,
       clocks: { minMoveSeconds: 5, warningPercent: 10 },
       streams: { keepAliveMs: 15_000, feedPollMs: 2000 },
+      exports: { perIp: 6, perPlayer: 3, idleMs: 15_000, pageSize: 25 },
       webhooks: {
         endpointsPerPlayer: 3,
         retrySchedule: [1, 2, 3],
@@ -185,6 +190,13 @@ describe('loadConfig', () => {
     expect(loadConfig({}).clocks).toEqual({ minMoveSeconds: 60, warningPercent: 25 });
     expect(loadConfig({ MIN_MOVE_SECONDS: '1', DEADLINE_WARNING_PERCENT: '0' }).clocks).toEqual({ minMoveSeconds: 1, warningPercent: 0 });
     expect(() => loadConfig({ MIN_MOVE_SECONDS: '0' })).toThrow(/MIN_MOVE_SECONDS/);
+  });
+
+  it('bounds exports by default: open ones per address and per player, the idle time, the page read at a time', () => {
+    expect(loadConfig({}).exports).toEqual({ perIp: 4, perPlayer: 2, idleMs: 30_000, pageSize: 50 });
+    expect(() => loadConfig({ EXPORT_IDLE_SECONDS: '0' })).toThrow(/EXPORT_IDLE_SECONDS/);
+    expect(() => loadConfig({ EXPORT_PAGE_SIZE: '5000' })).toThrow(/EXPORT_PAGE_SIZE/);
+    expect(() => loadConfig({ EXPORT_MAX_PER_IP: '0' })).toThrow(/EXPORT_MAX_PER_IP/);
   });
 
   it('treats blank values as unset', () => {

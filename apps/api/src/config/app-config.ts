@@ -130,6 +130,17 @@ export interface AppConfig {
     /** How often a player's feed follower re-reads without a notice (a lost notice costs only this much latency). */
     feedPollMs: number;
   };
+  /** The NDJSON export of a player's games (GET /players/{name}/games/export), against clients that stall or pile up. */
+  exports: {
+    /** Exports open at once from one client address (IPv6: its /64), signed in or not. */
+    perIp: number;
+    /** Exports open at once by one signed-in caller, from any address. */
+    perPlayer: number;
+    /** An export whose client takes nothing for this long is cut off, in ms. */
+    idleMs: number;
+    /** Records read from the database at a time; the connection goes back to the pool before they are written. */
+    pageSize: number;
+  };
   /** Signed webhooks (Standard Webhooks): endpoints, retries and the address rules. */
   webhooks: {
     /** Endpoints one player may hold. */
@@ -263,6 +274,12 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     streams: {
       keepAliveMs: integer('SSE_KEEPALIVE_SECONDS', 20, 1, 3600) * 1000,
       feedPollMs: integer('FEED_POLL_MS', 5000, 100, 600_000),
+    },
+    exports: {
+      perIp: integer('EXPORT_MAX_PER_IP', 4, 1, 10_000),
+      perPlayer: integer('EXPORT_MAX_PER_PLAYER', 2, 1, 10_000),
+      idleMs: integer('EXPORT_IDLE_SECONDS', 30, 1, 3600) * 1000,
+      pageSize: integer('EXPORT_PAGE_SIZE', 50, 1, 1000),
     },
     webhooks: {
       endpointsPerPlayer: integer('WEBHOOK_MAX_ENDPOINTS_PER_PLAYER', 10, 1, 1000),

@@ -3,9 +3,9 @@ import postgres from 'postgres';
 import { DATABASE_URL } from '../prisma/database-url.js';
 
 /**
- * A small Postgres.js pool of the history module's own, for what Prisma cannot do: reading a long
- * query through a server-side cursor (the export), a batch at a time. Its own connections, so an
- * export streaming to a slow client never holds one of the moves' pool.
+ * A small Postgres.js pool of the history module's own, for the export's pages. Its own
+ * connections, so that exports never take one from the moves' pool; an export holds one only while it reads a page, never while it waits for
+ * its client (ExportService), so three of them serve any number of exports.
  */
 @Injectable()
 export class HistorySql implements OnApplicationShutdown {
@@ -25,7 +25,7 @@ export class HistorySql implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    // Open cursors are cancelled: a stream cut by the shutdown must not hold the database.
+    // A page being read is cancelled: the shutdown must not wait for it.
     await this.sql.end({ timeout: 2 });
   }
 }

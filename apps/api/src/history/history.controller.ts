@@ -1,12 +1,14 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { CurrentPlayer, OptionalPlayer } from '../auth/current-player.decorator.js';
 import { Public } from '../auth/public.decorator.js';
 import { RequireScope } from '../auth/scopes.js';
 import { badInput } from '../common/errors.js';
+import { clientAddress } from '../rate-limit/rate-limiter.js';
 import { ExportQuery, type GamesFilterQuery, MyGamesQuery, PlayerGamesQuery } from './dto/history.args.js';
+import { ExportService } from './history-export.js';
 import { HistoryService, type GamesFilter } from './history.service.js';
 import { GameHistoryPage, ImportedGame, MyGamesPage } from './models/history.model.js';
 
@@ -14,7 +16,10 @@ import { GameHistoryPage, ImportedGame, MyGamesPage } from './models/history.mod
 @ApiBearerAuth()
 @Controller()
 export class HistoryController {
-  constructor(private readonly history: HistoryService) {}
+  constructor(
+    private readonly history: HistoryService,
+    private readonly exports: ExportService,
+  ) {}
 
   @Public()
   @Get('players/:name/games')
@@ -40,24 +45,32 @@ export class HistoryController {
   @ApiOkResponse({
     description:
       "A player's finished games, newest first, filtered: one mizerka-record/1 document per line (NDJSON), streamed; " +
-      'replay each with `npx mizerka replay`. Games in progress are left out: their records would reveal the decks.',
+      'replay each with `npx mizerka replay`. Games in progress are left out: their records would reveal the decks. ' +
+      'A client that reads nothing for EXPORT_IDLE_SECONDS is cut off; one more export than EXPORT_MAX_PER_IP open from an ' +
+      'address, or EXPORT_MAX_PER_PLAYER by a signed-in caller, is 429 RATE_LIMITED.',
   })
   async export(
     @Param('name') name: string,
     @Query() query: ExportQuery,
+    @Req() req: Request,
     @Res() res: Response,
     @OptionalPlayer() caller?: AuthenticatedPlayer,
   ): Promise<void> {
-    // Errors (an unknown name, a bad filter) must come before the first line: resolve the filter first.
-    const q = await this.history.query(filterOf(name, query), null, caller);
-    res.status(200).setHeader('content-type', 'application/x-ndjson; charset=utf-8');
-    res.setHeader('cache-control', 'no-store');
-    res.flushHeaders();
+    const slot = this.exports.admit(clientAddress(req.ip), caller);
     try {
-      await this.history.export(q, query.limit, res, query.seeds);
-    } catch {
-      // The status is sent: a failure can only cut the stream short, which the client sees.
-      res.destroy();
+      // Errors (an unknown name, a bad filter) must come before the first line: resolve the filter first.
+      const q = await this.history.query(filterOf(name, query), null, caller);
+      res.status(200).setHeader('content-type', 'application/x-ndjson; charset=utf-8');
+      res.setHeader('cache-control', 'no-store');
+      res.flushHeaders();
+      try {
+        await this.exports.stream(q, query.limit, res, query.seeds);
+      } catch {
+        // The status is sent: a failure can only cut the stream short, which the client sees.
+        res.destroy();
+      }
+    } finally {
+      slot.close();
     }
   }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ExportService } from './history-export.js';
 import { HistoryController } from './history.controller.js';
 import { HistoryResolver } from './history.resolver.js';
 import { HistorySql } from './history-sql.js';
@@ -7,7 +8,7 @@ import { StoredRecords } from './stored-records.js';
 
 @Module({
   controllers: [HistoryController],
-  providers: [HistoryService, HistoryResolver, HistorySql, StoredRecords],
+  providers: [HistoryService, ExportService, HistoryResolver, HistorySql, StoredRecords],
   exports: [HistoryService, StoredRecords],
 })
 export class HistoryModule {}

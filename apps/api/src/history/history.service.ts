@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { once } from 'node:events';
-import type { Writable } from 'node:stream';
 import {
   apply,
   cardName,
@@ -27,32 +25,28 @@ import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { badInput, notFound } from '../common/errors.js';
 import { decodeCursor, encodeCursor, pageOf } from '../common/paging.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { familyOf, gamePlayers, importedSeats, parseFamily, parsePlayerCount, PRESETS_OF_FAMILY, SEAT_PLAYER, seedHashOf } from '../games/index.js';
+import { familyOf, type GamePlayer, gamePlayers, importedSeats, parseFamily, parsePlayerCount, PRESETS_OF_FAMILY, SEAT_PLAYER, seedHashOf } from '../games/index.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { GameFilterInput } from './dto/history.args.js';
 import { MAX_PLAYERS_NAMED } from './dto/history.args.js';
-import { HistorySql } from './history-sql.js';
-import { gamesExportSql, gamesPageSql, type ExportRow, type GameRow, type GamesQuery } from './history.sql.js';
-import { recordOfRow, storeRecords } from './stored-records.js';
+import { gamesPageSql, type GameRow, type GamesQuery } from './history.sql.js';
+import { storeRecords } from './stored-records.js';
 import type { GameConnection, GameHistoryItem, GameHistoryPage, ImportedGame, MyGamesPage } from './models/history.model.js';
 
 /** A filter as both surfaces give it: names, not ids yet. */
 export type GamesFilter = Omit<GameFilterInput, 'players'> & { players?: string[] | null };
 
-/** Records fetched from the export's cursor at a time. */
-const EXPORT_BATCH = 20;
 /** The longest name an imported record may give a seat. */
 const SEAT_NAME_MAX = 64;
 
 /**
- * Match history: games by player and filter (newest first, by cursor), the export of a player's
- * finished games as mizerka-record/1 lines, and the import of a record as an archived game.
+ * Match history: games by player and filter (newest first, by cursor), the filter of an export
+ * (ExportService streams it), and the import of a record as an archived game.
  */
 @Injectable()
 export class HistoryService {
   constructor(
     private readonly prisma: PrismaService,
-    private readonly pg: HistorySql,
   ) {}
 
   /** A page of games as a Relay connection. */
@@ -98,10 +92,13 @@ export class HistoryService {
       preset: g.preset,
       family: familyOf(g.preset) ?? 'contract',
       playerCount: g.players,
-      players: gamePlayers(
-        seats.filter((s) => s.gameId === g.id),
-        g.totals,
-        importedSeats({ importedBy: g.imported_by, seatNames: g.seat_names, endSeat: g.end_seat }),
+      players: placesWhenOver(
+        g.status,
+        gamePlayers(
+          seats.filter((s) => s.gameId === g.id),
+          g.totals,
+          importedSeats({ importedBy: g.imported_by, seatNames: g.seat_names, endSeat: g.end_seat }),
+        ),
       ),
       status: g.status === 'active' ? 'active' : g.end_reason === 'forfeit' ? 'forfeited' : 'finished',
       rated: g.rated,
@@ -112,31 +109,6 @@ export class HistoryService {
       endReason: g.end_reason,
     } }));
     return { items, nextCursor: page.nextCursor, hasMore: page.hasMore };
-  }
-
-  /**
-   * Streams the filter's finished games to `out` as NDJSON, one mizerka-record/1 per line, read from
-   * a server-side cursor a batch at a time: a line waits for the client to take the one before
-   * (backpressure), and a client that leaves ends the loop, which closes the cursor.
-   */
-  async export(q: GamesQuery, limit: number, out: Writable, withSeeds = false): Promise<void> {
-    const query = gamesExportSql(q, limit, withSeeds);
-    const gone = new Promise<void>((resolve) => out.once('close', resolve));
-    const cursor = this.pg.sql.unsafe<ExportRow[]>(query.text, query.values as postgresValues).cursor(EXPORT_BATCH);
-    for await (const rows of cursor) {
-      for (const row of rows) {
-        if (out.destroyed) return; // leaving the loop closes the cursor
-        // The stored text is JSON.stringify of the record buildRecord gave: sent as it is, it is the
-        // same line as one built now.
-        const record = row.record ?? JSON.stringify(recordOfRow({ ...row, seats: row.seats!, deals: row.deals!, moves: row.moves! }));
-        const line = withSeeds
-          ? `${JSON.stringify({ gameId: row.id, createdAt: row.created_at, seeds: row.deals!.map((d) => ({ seed: d.seed, seedHash: d.seedHash })) }).slice(0, -1)},"record":${record}}\n`
-          : `${record}\n`;
-        if (!out.write(line)) await Promise.race([once(out, 'drain'), gone]);
-      }
-      if (out.destroyed) return;
-    }
-    out.end();
   }
 
   /**
@@ -299,7 +271,10 @@ export class HistoryService {
   }
 }
 
-type postgresValues = never[];
+/** A list's summary gives a place once the game is over, as its field says: a rank by totals so far is no place. */
+function placesWhenOver(status: GameRow['status'], players: GamePlayer[]): GamePlayer[] {
+  return status === 'active' ? players.map((p) => ({ ...p, place: null })) : players;
+}
 
 
 function recordRefused(error: RecordError) {

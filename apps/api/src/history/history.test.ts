@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placesOf } from '@mizerka/rules';
 import { startTestApp, type GraphQLResult, type TestApp } from '../../../../test/app.js';
 import { withClient } from '../../../../test/database.js';
+import { ExportService } from './history-export.js';
 import { HistoryService } from './history.service.js';
 
 // The games connection over a hand-built set of games with known answers: every filter, and every
@@ -205,6 +206,22 @@ describe('games connection', () => {
     await sql(`UPDATE players SET kind = 'human', bot_level = NULL WHERE name = 'eve'`);
   });
 
+  it('shows a place only once the game is over, on both surfaces', async () => {
+    // The fixtures' active games have totals that rank the seats: a provisional place must not show.
+    const active = await t.gql(GAMES, { filter: { players: ['ala'], status: 'active' }, first: 100 });
+    const activeNodes = active.data!.games.edges.map((e: any) => e.node);
+    expect(activeNodes.length).toBeGreaterThan(0);
+    for (const node of activeNodes) for (const p of node.players) expect(p.place, node.id).toBeNull();
+    const rest = await t.rest('GET', '/api/v1/players/ala/games?status=active&first=100');
+    expect(rest.body.items.map((g: any) => g.id)).toEqual(activeNodes.map((n: any) => n.id));
+    for (const g of rest.body.items) for (const p of g.players) expect(p.place, g.id).toBeNull();
+    const mine = await t.rest('GET', '/api/v1/games?first=100', undefined, people[0].token);
+    for (const g of mine.body.items) for (const p of g.players) expect(p.place, g.id).toBeNull();
+    // A finished game keeps its places.
+    const over = await t.rest('GET', '/api/v1/players/ala/games?status=finished&first=100');
+    for (const g of over.body.items) expect(g.players.map((p: any) => p.place)).toEqual(games.find((f) => f.id === g.id)!.places);
+  });
+
   it('fits a full page with every field within the query limits', async () => {
     const full = `{ games(first: 100) { edges { cursor node { id preset family playerCount status rated imported importedBy createdAt
       finishedAt endReason players { seat playerId name kind botLevel total place } } } pageInfo { hasNextPage endCursor } } }`;
@@ -299,22 +316,20 @@ describe('games connection', () => {
 });
 
 describe('export', () => {
-  it('closes its cursor when the client leaves', async () => {
+  it('holds no database connection while its client takes nothing, and stops when the client leaves', async () => {
     const history = t.app.get(HistoryService);
+    const exports = t.app.get(ExportService);
     const q = await history.query({ players: ['ala'] }, null);
     // A client that takes nothing: the first line fills its buffer, the export waits, then the client leaves.
     let firstLine!: () => void;
     const wrote = new Promise<void>((resolve) => (firstLine = resolve));
     const client = new Writable({ highWaterMark: 1, write: () => firstLine() });
-    const done = history.export(q, 10_000, client);
+    const done = exports.stream(q, 10_000, client);
     await wrote;
     const busy = await sql(`SELECT state, query FROM pg_stat_activity WHERE application_name = 'mizerka-history' AND state <> 'idle'`);
-    expect(busy.rows).toHaveLength(1); // the cursor's query is open, waiting for the client
-    expect(busy.rows[0].query).toContain('FROM game_records r WHERE r.game_id = g.id) AS record'); // the text is cut at 1 kB
+    expect(busy.rows).toEqual([]); // the page was read and its connection released before the line was written
     client.destroy();
     await done;
-    const after = await sql(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'mizerka-history' AND state <> 'idle'`);
-    expect(after.rows[0].n).toBe(0);
   });
 
   it('streams only finished games, as NDJSON', async () => {

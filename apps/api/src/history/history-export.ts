@@ -1,0 +1,152 @@
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { Writable } from 'node:stream';
+import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
+import { DomainError } from '../common/errors.js';
+import type { AppConfig } from '../config/app-config.js';
+import { HistorySql } from './history-sql.js';
+import { gamesExportSql, type ExportRow, type GamesQuery } from './history.sql.js';
+import { recordOfRow } from './stored-records.js';
+
+/** An export admitted by ExportService.admit: close it when the stream is over (once is enough). */
+export interface ExportSlot {
+  close(): void;
+}
+
+/**
+ * The NDJSON export of a player's finished games, for clients that may never read. A page of
+ * records is read by keyset (the list's own order, newest first) and the connection goes back to
+ * the pool before a line is written, so a stalled client holds memory for one page and no
+ * database connection; a client that takes nothing for EXPORT_IDLE_SECONDS is cut off; and one
+ * address, or one signed-in caller, holds only so many exports open at once (on this instance).
+ */
+@Injectable()
+export class ExportService implements OnApplicationShutdown {
+  private readonly limits: AppConfig['exports'];
+  private readonly open = new Map<string, number>();
+  private readonly streams = new Set<Writable>();
+
+  constructor(
+    private readonly pg: HistorySql,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.limits = config.get('exports', { infer: true });
+  }
+
+  /** Admits an export from `address` by `caller`, or throws RATE_LIMITED when either holds its most. */
+  admit(address: string, caller: AuthenticatedPlayer | null | undefined): ExportSlot {
+    const keys = [`ip:${address}`];
+    if ((this.open.get(keys[0]) ?? 0) >= this.limits.perIp) {
+      throw new DomainError(
+        'RATE_LIMITED',
+        `At most ${this.limits.perIp} exports at once from one address (EXPORT_MAX_PER_IP); wait for one to end`,
+        { limit: 'EXPORT_MAX_PER_IP' },
+      );
+    }
+    if (caller) {
+      keys.push(`player:${caller.id}`);
+      if ((this.open.get(keys[1]) ?? 0) >= this.limits.perPlayer) {
+        throw new DomainError(
+          'RATE_LIMITED',
+          `At most ${this.limits.perPlayer} exports at once per player (EXPORT_MAX_PER_PLAYER); wait for one to end`,
+          { limit: 'EXPORT_MAX_PER_PLAYER' },
+        );
+      }
+    }
+    for (const key of keys) this.open.set(key, (this.open.get(key) ?? 0) + 1);
+    let closed = false;
+    return {
+      close: () => {
+        if (closed) return;
+        closed = true;
+        for (const key of keys) {
+          const n = (this.open.get(key) ?? 1) - 1;
+          if (n > 0) this.open.set(key, n);
+          else this.open.delete(key);
+        }
+      },
+    };
+  }
+
+  /**
+   * Streams the filter's finished games to `out`, newest first, at most `limit`: one mizerka-record/1
+   * per line (with `withSeeds`, `{ gameId, createdAt, seeds, record }`). Ends `out` when done;
+   * destroys it when the client takes nothing for the idle time; returns early when it closes.
+   */
+  async stream(q: GamesQuery, limit: number, out: Writable, withSeeds = false): Promise<void> {
+    this.streams.add(out);
+    // A response whose client left may not say so by `destroyed` until it is written to.
+    let gone = false;
+    const onClose = () => (gone = true);
+    out.once('close', onClose);
+    const over = () => gone || out.destroyed;
+    try {
+      let after = q.after;
+      let left = limit;
+      while (left > 0 && !over()) {
+        const size = Math.min(left, this.limits.pageSize);
+        const query = gamesExportSql({ ...q, after }, size, withSeeds);
+        // A plain query, no cursor or transaction: the connection is free again before a line is written.
+        const rows = await this.pg.sql.unsafe<ExportRow[]>(query.text, query.values as never[]);
+        for (const row of rows) {
+          if (over() || !(await send(out, lineOf(row, withSeeds), this.limits.idleMs))) return;
+        }
+        if (rows.length < size) break;
+        left -= rows.length;
+        // Rows come in the list's order, by (created_at, id): the next page starts after the last.
+        const last = rows[rows.length - 1];
+        after = { at: last.created_at, id: last.id };
+      }
+      if (!over()) out.end();
+    } finally {
+      out.off('close', onClose);
+      this.streams.delete(out);
+    }
+  }
+
+  onApplicationShutdown(): void {
+    // A stream waiting for its client would hold the shutdown until the idle time: cut it now.
+    for (const out of this.streams) out.destroy();
+  }
+}
+
+function lineOf(row: ExportRow, withSeeds: boolean): string {
+  // The stored text is JSON.stringify of the record buildRecord gave: sent as it is, it is the same
+  // line as one built now.
+  const record = row.record ?? JSON.stringify(recordOfRow({ ...row, seats: row.seats!, deals: row.deals!, moves: row.moves! }));
+  if (!withSeeds) return `${record}\n`;
+  const seeds = row.deals!.map((d) => ({ seed: d.seed, seedHash: d.seedHash }));
+  return `${JSON.stringify({ gameId: row.id, createdAt: row.created_at, seeds }).slice(0, -1)},"record":${record}}\n`;
+}
+
+/**
+ * Writes a line. When the client's buffers are full, waits until it has taken them (`drain`); the
+ * wait goes on while the client takes anything within each `idleMs`, and a client that takes
+ * nothing for that long has its stream destroyed. False: the stream is over (cut off or closed).
+ */
+function send(out: Writable, line: string, idleMs: number): Promise<boolean> {
+  if (out.destroyed) return Promise.resolve(false);
+  if (out.write(line)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    // What is still buffered (for an HTTP response: its own and its socket's); it shrinks only as the client reads.
+    let pending = out.writableLength;
+    const done = (ok: boolean) => {
+      clearInterval(idle);
+      out.off('drain', drained);
+      out.off('close', closed);
+      resolve(ok);
+    };
+    const drained = () => done(true);
+    const closed = () => done(false);
+    const idle = setInterval(() => {
+      if (out.writableLength < pending) {
+        pending = out.writableLength;
+        return;
+      }
+      out.destroy();
+      done(false);
+    }, idleMs);
+    out.on('drain', drained);
+    out.on('close', closed);
+  });
+}
