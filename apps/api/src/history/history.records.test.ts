@@ -207,3 +207,34 @@ describe('import', () => {
     expect((await t.rest('POST', '/api/v1/games/import', record)).status).toBe(401);
   });
 });
+
+describe('a game that ends mid-deal', () => {
+  // The deal's facts known at the resignation (a chosen contract; a declarer, bid and trump) are on
+  // the live game's score sheet as on the sheet of its record imported: one rule writes both.
+  it.each([
+    ['classic', 'contract'],
+    ['bidding', 'trump'],
+  ] as const)('%s: the live score sheet equals the imported record’s', async (preset, fixing) => {
+    const table = await players(t, 3, 'mid');
+    const id = await startGame(t, table, preset);
+    // One move at a time until the move that fixes the fact is made.
+    let kinds: string[] = [];
+    for (let seed = 1; !kinds.includes(fixing); seed++) {
+      await playThrough(t, table, id, seed, 1);
+      kinds = (await t.rest('GET', `/api/v1/games/${id}/events?after=0`, undefined, table[0].token)).body.entries.map((e: any) => e.kind);
+    }
+    const version = (await t.gql('query($id: ID!) { game(id: $id) { version } }', { id })).data!.game.version;
+    const resigned = await t.gql(RESIGN, { input: { gameId: id, expectedVersion: version } }, table[1].token);
+    expect(resigned.errors).toBeUndefined();
+
+    const record = (await t.rest('GET', `/api/v1/games/${id}/record`)).body;
+    const imported = await t.rest('POST', '/api/v1/games/import?seat=0', record, importer.token);
+    expect(imported.status).toBe(201);
+    // The seed's hash (a commitment) and the deck's (an import's) are different things: left out.
+    const sheet = async (gameId: string) =>
+      (await t.rest('GET', `/api/v1/games/${gameId}/deals`)).body.deals.map(({ seedHash: _, ...d }: any) => d);
+    const live = await sheet(id);
+    expect(live.at(-1)).toMatchObject(preset === 'classic' ? { contract: expect.any(String) } : { declarer: expect.any(Number), bid: expect.any(String), trump: expect.any(String) });
+    expect(live).toEqual(await sheet(imported.body.gameId));
+  });
+});
