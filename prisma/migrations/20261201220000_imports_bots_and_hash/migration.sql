@@ -1,4 +1,4 @@
--- An imported game's bot marks by seat (its record's `bots`), and its record's hash: the same record
+-- An imported game's bot marks by seat (its record's `bots`, '' for a person), and its record's hash: the same record
 -- imported again by the same player answers the first game. Both nullable or defaulted, so adding
 -- them rewrites no row; games played here leave import_hash null, which the unique index ignores.
 

@@ -32,12 +32,15 @@ export interface DealFactsFixed {
  * mid-deal keeps what was known. Null when the events fix nothing (most moves: a card played).
  */
 export function dealFactsOf(events: readonly GameEvent[]): DealFactsFixed | null {
-  let facts: DealFactsFixed | null = null;
+  const facts: DealFactsFixed = {};
+  let fixed = false;
   for (const e of events) {
-    if (e.type === 'contractChosen') facts = { ...facts, contract: e.contract };
-    else if (e.type === 'declarer') facts = { ...facts, declarer: e.seat, bid: e.bid };
-    else if (e.type === 'trumpNamed') facts = { ...facts, trump: e.suit };
-    else if (e.type === 'dealScored') facts = { ...facts, scored: { tricks: e.tricks, scores: e.scores } };
+    if (e.type === 'contractChosen') facts.contract = e.contract;
+    else if (e.type === 'declarer') [facts.declarer, facts.bid] = [e.seat, e.bid];
+    else if (e.type === 'trumpNamed') facts.trump = e.suit;
+    else if (e.type === 'dealScored') facts.scored = { tricks: e.tricks, scores: e.scores };
+    else continue;
+    fixed = true;
   }
-  return facts;
+  return fixed ? facts : null;
 }

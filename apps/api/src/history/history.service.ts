@@ -83,7 +83,7 @@ export class HistoryService {
       players: gamePlayers(
         seats.filter((s) => s.gameId === g.id),
         g.totals,
-        importedSeats({ importedBy: g.imported_by, seatNames: g.seat_names, endSeat: g.end_seat }),
+        importedSeats({ importedBy: g.imported_by, seatNames: g.seat_names, seatBots: g.seat_bots, endSeat: g.end_seat }),
       ),
       status: g.status === 'active' ? 'active' : g.end_reason === 'forfeit' ? 'forfeited' : 'finished',
       rated: g.rated,

@@ -42,8 +42,8 @@ export interface ImportPlan {
   seat: number;
   /** Names by seat as the record gives them (the importer's seat has the importer's account). */
   names: string[];
-  /** The record's `bots`, or empty when it names none. */
-  bots: (string | null)[];
+  /** The record's `bots` ('' for a person, as games.seat_bots keeps them), or empty when it names none. */
+  bots: string[];
   version: number;
   phase: string;
   dealIndex: number;
@@ -195,7 +195,7 @@ export function planImport(task: ImportTask): ImportPlanResult {
       firstDealer: record.firstDealer,
       seat,
       names: given,
-      bots,
+      bots: bots.map((b) => b ?? ''),
       version: entries.length,
       phase: phase(replayed.value.state),
       dealIndex: Math.max(0, record.deals.length - 1),
