@@ -39,7 +39,7 @@ export {
 } from './game.js';
 export { shuffledDeck, shuffleInPlace, Xoshiro128 } from './random.js';
 export { eventView, legalMovesView, view, type DealScoreView, type EventView, type LegalMovesView, type SeatView, type TrickView } from './view.js';
-export { formatRecordError, outcome, parseRecord, replay, RECORD_FORMAT, type GameRecord, type Outcome, type RecordError } from './record.js';
+export { formatRecordError, outcome, parseRecord, replay, RECORD_FORMAT, type GameRecord, type Outcome, type RecordError, type ReplayStep } from './record.js';
 export { timeOutMove } from './time-out.js';
 export { handMasks, legalPlayMask, playCardInPlace, randomPlayout } from './fast.js';
 export { buildDeck, dealDestinations } from './deck-builder.js';

@@ -4,6 +4,7 @@ import { applyInPlace, dealInPlace, deckError, internal, newGame, phase } from '
 import { moveFromJson, type Move, type RecordMove } from './moves.js';
 import { fail, ok, type Result, type RuleErrorCode, type Seat } from './result.js';
 import { makeRules, type Preset, type RuleOptions } from './rules.js';
+import type { GameEvent } from './events.js';
 import { END_REASONS, PH_DEALING, PH_OVER, type DealOutcome, type EndReason, type GameEnd, type GameState } from './state.js';
 
 /** The game record, mizerka-record/1 (docs/rules.md, "The game record"). */
@@ -29,6 +30,19 @@ export interface Outcome {
   winners: Seat[];
   /** Only when the game ended early (resigned or forfeited); absent otherwise. */
   end?: GameEnd;
+}
+
+/**
+ * One step of a replay as a played game logs it: a deal dealt, a move, or the record's end, with
+ * the rules' events it made (private cards included). Steps come in order; a step is reported only
+ * once it is accepted, so a replay that fails has reported the steps before the failing one.
+ */
+export interface ReplayStep {
+  kind: 'deal' | 'move' | 'end';
+  dealIndex: number;
+  /** The move as the record gives it; null for a deal or the end. */
+  move: RecordMove | null;
+  events: GameEvent[];
 }
 
 export interface RecordError {
@@ -201,8 +215,10 @@ export function outcome(state: GameState): Outcome {
  * finished followed by another ('deal-unfinished'), moves after a deal ends ('move-after-deal-end'),
  * deals after the game is over ('deal-after-game-over'). A record's `end` is applied after the last
  * deal's moves; one in a game already over is refused ('game-over', RecordError.at = 'end').
+ * `onStep` sees each accepted step with its events, as apply and dealWithEvents give them: a game's
+ * log from the one replay, in place (no copy of the state per move).
  */
-export function replay(record: GameRecord): Result<{ state: GameState; outcome: Outcome }, RecordError> {
+export function replay(record: GameRecord, onStep?: (step: ReplayStep) => void): Result<{ state: GameState; outcome: Outcome }, RecordError> {
   const parsed = parseRecord(record);
   if (!parsed.ok) return parsed;
   const rec = parsed.value;
@@ -224,8 +240,10 @@ export function replay(record: GameRecord): Result<{ state: GameState; outcome: 
       );
     }
     const deck = rec.deals[d].deck.map((name) => parseCard(name) as Card);
-    const dealt = dealInPlace(state, deck);
+    const dealEvents: GameEvent[] | null = onStep ? [] : null;
+    const dealt = dealInPlace(state, deck, dealEvents);
     if (dealt) return recordError(dealt.rule, dealt.message, d, null, dealt.code);
+    if (onStep) onStep({ kind: 'deal', dealIndex: d, move: null, events: dealEvents! });
     const moves = rec.deals[d].moves;
     for (let m = 0; m < moves.length; m++) {
       if (s.phase === PH_DEALING || s.phase === PH_OVER) {
@@ -233,16 +251,20 @@ export function replay(record: GameRecord): Result<{ state: GameState; outcome: 
       }
       const move = moveFromJson(moves[m]);
       if (!move.ok) return recordError(move.error.rule, move.error.message, d, m, move.error.code);
-      const error = applyInPlace(state, move.value as Move);
+      const events: GameEvent[] | null = onStep ? [] : null;
+      const error = applyInPlace(state, move.value as Move, events);
       if (error) return recordError(error.rule, error.message, d, m, error.code);
+      if (onStep) onStep({ kind: 'move', dealIndex: d, move: moves[m], events: events! });
     }
   }
   if (rec.end) {
-    const error = endGameInPlace(state, rec.end);
+    const events: GameEvent[] | null = onStep ? [] : null;
+    const error = endGameInPlace(state, rec.end, events);
     if (error) {
       const message = error.rule === 'game-over' ? 'the game was already over; it cannot also end early' : error.message;
       return endRecordError(error.rule, message, error.code);
     }
+    if (onStep) onStep({ kind: 'end', dealIndex: Math.max(0, rec.deals.length - 1), move: null, events: events! });
   }
   return ok({ state, outcome: outcome(state) });
 }

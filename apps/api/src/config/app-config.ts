@@ -72,6 +72,15 @@ export interface AppConfig {
     /** Active games against server bots a player sits in at once: each costs the server's CPU. */
     activeBotGamesPerPlayer: number;
   };
+  /** Uploads of game records (POST /games/import, importGame). */
+  imports: {
+    /** Records a player may import per hour (a record imported again, answered with its game, counts too). */
+    perPlayerPerHour: number;
+    /** Deals a record may have: far more than any game played to its target has. */
+    maxDeals: number;
+    /** Worker threads that replay records off the event loop (0: on it, for tests of the source). */
+    threads: number;
+  };
   /** Live GraphQL subscriptions over graphql-ws. */
   live: {
     socketsPerPlayer: number;
@@ -241,6 +250,11 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       tokensPerPlayer: integer('MAX_TOKENS_PER_PLAYER', 20, 1, 10_000),
       openLobbiesPerPlayer: integer('MAX_OPEN_LOBBIES_PER_PLAYER', 5, 1, 10_000),
       activeBotGamesPerPlayer: integer('MAX_ACTIVE_BOT_GAMES_PER_PLAYER', 5, 1, 10_000),
+    },
+    imports: {
+      perPlayerPerHour: integer('IMPORTS_PER_PLAYER_PER_HOUR', 30, 1, 100_000),
+      maxDeals: integer('IMPORT_MAX_DEALS', 600, 1, 100_000),
+      threads: integer('IMPORT_THREADS', 1, 0, 16),
     },
     live: {
       socketsPerPlayer: integer('WS_MAX_SOCKETS_PER_PLAYER', 5, 1, 10_000),

@@ -19,15 +19,16 @@ export const SEAT_PLAYER = { name: true, kind: true, botLevel: true } as const;
 export function gamePlayers(
   seats: SeatRow[],
   totals: number[],
-  imported: { names: string[]; endSeat: number | null } | null = null,
+  imported: { names: string[]; bots: string[]; endSeat: number | null } | null = null,
 ): GamePlayer[] {
   const places = placesOf(totals, imported?.endSeat ?? null);
   const named = (imported?.names ?? []).map((name, seat): GamePlayer => ({
     seat,
     playerId: null,
     name,
-    kind: 'human',
-    botLevel: null,
+    // As its record says: a computer player's mark is its level, or 'account' (a bot account: no level).
+    kind: imported?.bots[seat] ? 'bot' : 'human',
+    botLevel: imported?.bots[seat] && imported.bots[seat] !== 'account' ? imported.bots[seat] : null,
     total: totals[seat] ?? 0,
     place: places[seat] ?? null,
   }));
@@ -44,7 +45,7 @@ export function gamePlayers(
   return named.map((n) => played.find((p) => p.seat === n.seat) ?? n);
 }
 
-/** gamePlayers' third argument for a game row: its record's names when it was imported, else null. */
-export function importedSeats(game: { importedBy: string | null; seatNames: string[]; endSeat: number | null }) {
-  return game.importedBy === null ? null : { names: game.seatNames, endSeat: game.endSeat };
+/** gamePlayers' third argument for a game row: its record's names and bots when it was imported, else null. */
+export function importedSeats(game: { importedBy: string | null; seatNames: string[]; seatBots: string[] | null; endSeat: number | null }) {
+  return game.importedBy === null ? null : { names: game.seatNames, bots: game.seatBots ?? [], endSeat: game.endSeat };
 }

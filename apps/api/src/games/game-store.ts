@@ -19,6 +19,7 @@ import { HotSql } from '../prisma/hot-sql.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { NewFeedEvent } from '../player-events/feed-events.js';
 import { insertFeedSql } from '../player-events/feed.js';
+import { dealFactsOf } from './deal-facts.js';
 import type { NewDeal } from './dealing.js';
 import { storedTimeControl, type GameClock } from './time-control.js';
 import type { GameStatusValue } from './models/enums.js';
@@ -240,15 +241,27 @@ export class GameStore {
         SELECT g.id, ${moveDeal}::int, ${trick.trick}::smallint, ${trick.leader}::smallint,
                ${textArray(trick.cards.map(cardName))}, ${trick.winner}::smallint FROM g)`);
     }
-    if (scored) {
+    // The deal's facts as this move fixes them, in the same statement; most moves (a card) fix none.
+    let facts = dealFactsOf(w.entries.filter((e) => e.dealIndex === moveDeal).flatMap((e) => e.events));
+    if (facts?.scored) {
+      // Scored: all of them again, from the result (the same values), for a deal begun before its
+      // facts were written as they became known.
       const result = outcome(w.state).deals[moveDeal];
-      const contract = 'contract' in result ? result.contract : null;
-      const bidding = 'declarer' in result ? result : null;
+      if ('contract' in result && result.contract !== null) facts.contract = result.contract;
+      if ('declarer' in result && result.declarer !== null) facts = { ...facts, declarer: result.declarer, bid: result.bid ?? undefined };
+      if ('trump' in result && result.trump !== null) facts.trump = result.trump;
+    }
+    if (facts) {
+      const set: Prisma.Sql[] = [];
+      if (facts.contract !== undefined) set.push(Prisma.sql`contract = ${facts.contract}::varchar`);
+      if (facts.declarer !== undefined) set.push(Prisma.sql`declarer = ${facts.declarer}::smallint, bid = ${facts.bid}::varchar`);
+      if (facts.trump !== undefined) set.push(Prisma.sql`trump = ${facts.trump}::varchar`);
+      if (facts.scored) {
+        set.push(Prisma.sql`tricks = ${JSON.stringify(facts.scored.tricks)}::jsonb, scores = ${JSON.stringify(facts.scored.scores)}::jsonb,
+               finished_at = now()`);
+      }
       ctes.push(Prisma.sql`d AS (
-        UPDATE deals SET contract = ${contract}::varchar, declarer = ${bidding?.declarer ?? null}::smallint,
-               bid = ${bidding?.bid ?? null}::varchar, trump = ${bidding?.trump ?? null}::varchar,
-               tricks = ${JSON.stringify(scored.tricks)}::jsonb, scores = ${JSON.stringify(scored.scores)}::jsonb,
-               finished_at = now()
+        UPDATE deals SET ${Prisma.join(set, ', ')}
           FROM g WHERE deals.game_id = g.id AND deals.index = ${moveDeal}::int)`);
     }
     if (w.next) {

@@ -159,6 +159,7 @@ export class GamesService {
         endSeat: true,
         importedBy: true,
         seatNames: true,
+        seatBots: true,
         timeControl: true,
         turnStartedAt: true,
         turnDeadline: true,
@@ -326,6 +327,7 @@ export class GamesService {
         endSeat: true,
         endReason: true,
         seatNames: true,
+        seatBots: true,
         seats: SEATS,
         deals: { orderBy: { index: 'asc' }, select: { seed: true, deck: true } },
         record: { select: { record: true } },
@@ -342,7 +344,7 @@ export class GamesService {
       orderBy: { seq: 'asc' },
       select: { dealIndex: true, move: true },
     });
-    return buildRecord({ ...game, players: seatNamesOf(game.seats, game.seatNames, game.players), bots: botMarksOf(game.seats, game.players), moves });
+    return buildRecord({ ...game, players: seatNamesOf(game.seats, game.seatNames, game.players), bots: botMarksOf(game.seats, game.players, game.seatBots), moves });
   }
 }
 

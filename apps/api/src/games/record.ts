@@ -47,8 +47,16 @@ export function seatNamesOf(seats: { seat: number; player: { name: string } }[],
   return Array.from({ length: players }, (_, seat) => seats.find((s) => s.seat === seat)?.player.name ?? seatNames[seat] ?? `seat ${seat}`);
 }
 
-/** By seat, what the record's `bots` says: null for a person (or a name-only seat), the level of a server bot, 'account' for a bot account. */
-export function botMarksOf(seats: { seat: number; player: { kind: string; botLevel: string | null } }[], players: number): (string | null)[] {
+/**
+ * By seat, what the record's `bots` says: null for a person (or a name-only seat), the level of a
+ * server bot, 'account' for a bot account. An imported game's are its record's (`seatBots`, '' a person).
+ */
+export function botMarksOf(
+  seats: { seat: number; player: { kind: string; botLevel: string | null } }[],
+  players: number,
+  seatBots: string[] | null = null,
+): (string | null)[] {
+  if (seatBots && seatBots.length === players) return seatBots.map((b) => (b === '' ? null : b));
   return Array.from({ length: players }, (_, seat) => {
     const player = seats.find((s) => s.seat === seat)?.player;
     if (!player || player.kind !== 'bot') return null;

@@ -4,11 +4,12 @@ import { HistoryController } from './history.controller.js';
 import { HistoryResolver } from './history.resolver.js';
 import { HistorySql } from './history-sql.js';
 import { HistoryService } from './history.service.js';
+import { ImportReplayer } from './import-replayer.js';
 import { StoredRecords } from './stored-records.js';
 
 @Module({
   controllers: [HistoryController],
-  providers: [HistoryService, ExportService, HistoryResolver, HistorySql, StoredRecords],
+  providers: [HistoryService, ExportService, HistoryResolver, HistorySql, ImportReplayer, StoredRecords],
   exports: [HistoryService, StoredRecords],
 })
 export class HistoryModule {}

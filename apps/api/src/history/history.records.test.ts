@@ -179,6 +179,44 @@ describe('import', () => {
     expect(elsewhere.body).toMatchObject({ limit: 'bodySize', max: MAX_BODY_BYTES });
   });
 
+  it('answers the same record imported again by the same player with the first game, not a second one', async () => {
+    const body = { ...record, players: ['Again One', importer.name, 'Again Two'] };
+    const first = await t.rest('POST', '/api/v1/games/import', body, importer.token);
+    expect(first.status).toBe(201);
+    const again = await t.rest('POST', '/api/v1/games/import', body, importer.token);
+    expect(again.body).toEqual(first.body);
+    const viaGql = await t.gql(IMPORT, { record: body }, importer.token);
+    expect(viaGql.data!.importGame).toEqual(first.body);
+    // Someone else's import of it is theirs.
+    const [other] = await players(t, 1, 'imo');
+    const theirs = await t.rest('POST', '/api/v1/games/import?seat=0', body, other.token);
+    expect(theirs.status).toBe(201);
+    expect(theirs.body.gameId).not.toBe(first.body.gameId);
+  });
+
+  it('keeps the bots the record names: in the record, the views and the score sheet', async () => {
+    const body = { ...record, players: ['Robo', importer.name, 'Tin'], bots: ['strong', null, 'account'] };
+    const r = await t.rest('POST', '/api/v1/games/import', body, importer.token);
+    expect(r.status).toBe(201);
+    const id = r.body.gameId;
+    const got = (await t.rest('GET', `/api/v1/games/${id}/record`)).body;
+    expect(got.bots).toEqual(['strong', null, 'account']);
+    const kinds = (list: any[]) => list.map((p: any) => [p.kind, p.botLevel]);
+    const expected = [['bot', 'strong'], ['human', null], ['bot', null]];
+    expect(kinds((await t.gql('query($id: ID!) { game(id: $id) { players { kind botLevel } } }', { id })).data!.game.players)).toEqual(expected);
+    expect(kinds((await t.rest('GET', `/api/v1/games/${id}/deals`)).body.standings)).toEqual(expected);
+    const listed = (await t.gql('query($f: GameFilter) { games(filter: $f, first: 100) { edges { node { id players { kind botLevel } } } } }', { f: { players: [importer.name] } }))
+      .data!.games.edges.map((e: any) => e.node).find((n: any) => n.id === id);
+    expect(kinds(listed.players)).toEqual(expected);
+  });
+
+  it('says that an imported game cannot be played again', async () => {
+    const r = await t.rest('POST', '/api/v1/games/import', { ...record, players: ['P1', importer.name, 'P2'], firstDealer: record.firstDealer }, importer.token);
+    const again = await t.rest('POST', `/api/v1/games/${r.body.gameId}/play-again`, undefined, importer.token);
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toMatch(/imported game cannot be played again/);
+  });
+
   it('refuses an illegal record with a 400 naming the first illegal move', async () => {
     const deals = record.deals.map((d) => ({ ...d, moves: [...d.moves] }));
     const at = deals[0].moves.findIndex((m) => m.play !== undefined);
@@ -205,5 +243,36 @@ describe('import', () => {
     expect(gql.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_INPUT', rule: 'not-your-turn' } });
     expect(gql.errors?.[0].message).toContain(`move ${at}`);
     expect((await t.rest('POST', '/api/v1/games/import', record)).status).toBe(401);
+  });
+});
+
+describe('a game that ends mid-deal', () => {
+  // The deal's facts known at the resignation (a chosen contract; a declarer, bid and trump) are on
+  // the live game's score sheet as on the sheet of its record imported: one rule writes both.
+  it.each([
+    ['classic', 'contract'],
+    ['bidding', 'trump'],
+  ] as const)('%s: the live score sheet equals the imported record’s', async (preset, fixing) => {
+    const table = await players(t, 3, 'mid');
+    const id = await startGame(t, table, preset);
+    // One move at a time until the move that fixes the fact is made.
+    let kinds: string[] = [];
+    for (let seed = 1; !kinds.includes(fixing); seed++) {
+      await playThrough(t, table, id, seed, 1);
+      kinds = (await t.rest('GET', `/api/v1/games/${id}/events?after=0`, undefined, table[0].token)).body.entries.map((e: any) => e.kind);
+    }
+    const version = (await t.gql('query($id: ID!) { game(id: $id) { version } }', { id })).data!.game.version;
+    const resigned = await t.gql(RESIGN, { input: { gameId: id, expectedVersion: version } }, table[1].token);
+    expect(resigned.errors).toBeUndefined();
+
+    const record = (await t.rest('GET', `/api/v1/games/${id}/record`)).body;
+    const imported = await t.rest('POST', '/api/v1/games/import?seat=0', record, importer.token);
+    expect(imported.status).toBe(201);
+    // The seed's hash (a commitment) and the deck's (an import's) are different things: left out.
+    const sheet = async (gameId: string) =>
+      (await t.rest('GET', `/api/v1/games/${gameId}/deals`)).body.deals.map(({ seedHash: _, ...d }: any) => d);
+    const live = await sheet(id);
+    expect(live.at(-1)).toMatchObject(preset === 'classic' ? { contract: expect.any(String) } : { declarer: expect.any(Number), bid: expect.any(String), trump: expect.any(String) });
+    expect(live).toEqual(await sheet(imported.body.gameId));
   });
 });

@@ -1,43 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import {
-  apply,
-  cardName,
-  dealerOf,
-  dealWithEvents,
-  endGame,
-  formatRecordError,
-  makeRules,
-  moveFromJson,
-  newGame,
-  parseCard,
-  parseRecord,
-  phase,
-  placesOf,
-  replay,
-  serializeState,
-  type Card,
-  type GameEvent,
-  type GameRecord,
-  type GameState,
-  type RecordError,
-} from '@mizerka/rules';
+import { ConfigService } from '@nestjs/config';
+import { createHash } from 'node:crypto';
+import { makeRules, placesOf } from '@mizerka/rules';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
-import { badInput, notFound } from '../common/errors.js';
+import type { AppConfig } from '../config/app-config.js';
+import { badInput, DomainError, notFound } from '../common/errors.js';
 import { decodeCursor, encodeCursor, pageOf } from '../common/paging.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { familyOf, type GamePlayer, gamePlayers, importedSeats, parseFamily, parsePlayerCount, PRESETS_OF_FAMILY, SEAT_PLAYER, seedHashOf } from '../games/index.js';
+import { familyOf, type GamePlayer, gamePlayers, importedSeats, parseFamily, parsePlayerCount, PRESETS_OF_FAMILY, SEAT_PLAYER } from '../games/index.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { GameFilterInput } from './dto/history.args.js';
 import { MAX_PLAYERS_NAMED } from './dto/history.args.js';
-import { gamesPageSql, type GameRow, type GamesQuery } from './history.sql.js';
-import { storeRecords } from './stored-records.js';
+import { gamesPageSql, insertRecordsSql, type GameRow, type GamesQuery } from './history.sql.js';
+import { ImportReplayer } from './import-replayer.js';
 import type { GameConnection, GameHistoryItem, GameHistoryPage, ImportedGame, MyGamesPage } from './models/history.model.js';
 
 /** A filter as both surfaces give it: names, not ids yet. */
 export type GamesFilter = Omit<GameFilterInput, 'players'> & { players?: string[] | null };
-
-/** The longest name an imported record may give a seat. */
-const SEAT_NAME_MAX = 64;
 
 /**
  * Match history: games by player and filter (newest first, by cursor), the filter of an export
@@ -47,6 +25,8 @@ const SEAT_NAME_MAX = 64;
 export class HistoryService {
   constructor(
     private readonly prisma: PrismaService,
+    private readonly replayer: ImportReplayer,
+    private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
   /** A page of games as a Relay connection. */
@@ -97,7 +77,7 @@ export class HistoryService {
         gamePlayers(
           seats.filter((s) => s.gameId === g.id),
           g.totals,
-          importedSeats({ importedBy: g.imported_by, seatNames: g.seat_names, endSeat: g.end_seat }),
+          importedSeats({ importedBy: g.imported_by, seatNames: g.seat_names, seatBots: g.seat_bots, endSeat: g.end_seat }),
         ),
       ),
       status: g.status === 'active' ? 'active' : g.end_reason === 'forfeit' ? 'forfeited' : 'finished',
@@ -113,109 +93,87 @@ export class HistoryService {
 
   /**
    * Imports a finished game's record as an archived game of `importer`: unrated, finished, marked
-   * imported. Its deals, tricks and log are written as a played game's, from the replay, so every
-   * surface reads it the same way. The importer holds `seat` (default: the seat the record names
-   * them at); the other seats are names only.
+   * imported. Its deals, tricks and log are written as a played game's, from one replay in a worker
+   * thread (ImportReplayer), so every surface reads it the same way and the event loop is free
+   * meanwhile. The importer holds `seat` (default: the seat the record names them at); the other
+   * seats are names only. The same record imported again by the same player answers the game the
+   * first import made; a player imports at most `imports.perPlayerPerHour` records an hour.
    */
   async import(importer: AuthenticatedPlayer, input: unknown, seatArg: number | null | undefined): Promise<ImportedGame> {
-    const parsed = parseRecord(input);
-    if (!parsed.ok) throw recordRefused(parsed.error);
-    const record = parsed.value;
-    const replayed = replay(record);
-    if (!replayed.ok) throw recordRefused(replayed.error);
-    if (!replayed.value.outcome.finished) {
-      throw badInput('record: only a finished game can be imported; this record stops before the end', { field: 'record' });
-    }
-    const rules = makeRules(record.rules.preset, record.rules.options);
-    if (!rules.ok) throw badInput(rules.error.message, { field: 'record' });
-    const n = rules.value.players;
-    const names = record.players ?? Array.from({ length: n }, (_, seat) => `seat ${seat}`);
-    if (names.some((name) => name.length === 0 || name.length > SEAT_NAME_MAX)) {
-      throw badInput(`record: each of players must be 1 to ${SEAT_NAME_MAX} characters long`, { field: 'record.players' });
+    // The record's text as sent, keys in its order: the same record sent again hashes the same.
+    const importHash = createHash('sha256').update(JSON.stringify(input) ?? '').digest('hex');
+    const earlier = await this.importedBefore(importer.id, importHash);
+    if (earlier) return earlier;
+    const limits = this.config.get('imports', { infer: true });
+    const [recent] = await this.prisma.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM games WHERE imported_by = ${importer.id}::uuid AND created_at > now() - interval '1 hour'`;
+    if (recent.n >= limits.perPlayerPerHour) {
+      throw new DomainError('RATE_LIMITED', `At most ${limits.perPlayerPerHour} records may be imported an hour; try again later`, {
+        limit: 'importsPerHour',
+        max: limits.perPlayerPerHour,
+      });
     }
     const me = await this.prisma.player.findUniqueOrThrow({ where: { id: importer.id }, select: { name: true } });
-    const seat = seatArg ?? names.findIndex((name) => name.toLowerCase() === me.name.toLowerCase());
-    if (seat < 0 || seat >= n || !Number.isInteger(seat)) {
-      throw badInput(
-        seatArg == null
-          ? `seat: the record names no seat ${me.name}; say which seat was yours`
-          : `seat must be a seat of the game, 0 to ${n - 1}`,
-        { field: 'seat' },
-      );
-    }
-    const log = logOf(record);
-    const end = replayed.value.outcome;
-    const places = placesOf(end.totals, end.end?.seat ?? null);
-    const finalState = replayed.value.state;
+    const planned = await this.replayer.plan(importer.id, { record: input, seat: seatArg ?? null, importerName: me.name, maxDeals: limits.maxDeals });
+    if (!planned.ok) throw badInput(planned.refusal.message, planned.refusal.details);
+    const plan = planned.plan;
     const createdAt = new Date(); // the game's and its seat's, the same value
-    const gameId = await this.prisma.$transaction(async (tx) => {
-      const game = await tx.game.create({
-        data: {
-          preset: rules.value.preset,
-          options: rules.value.options as Prisma.InputJsonObject,
-          players: n,
-          firstDealer: record.firstDealer,
-          status: 'finished',
-          version: log.entries.length,
-          phase: phase(finalState),
-          dealIndex: Math.max(0, record.deals.length - 1),
-          toMove: null,
-          state: serializeState(finalState) as Prisma.InputJsonValue,
-          totals: end.totals,
-          winners: end.winners,
-          endSeat: end.end?.seat ?? null,
-          endReason: end.end?.reason ?? null,
-          rated: false,
-          importedBy: importer.id,
-          seatNames: names,
-          createdAt,
-          finishedAt: new Date(),
-          seats: { create: { seat, playerId: importer.id, total: end.totals[seat], place: places[seat], createdAt } },
-        },
-        select: { id: true },
-      });
-      await tx.deal.createMany({
-        data: record.deals.map((d, index) => {
-          const result = end.deals[index];
-          const scored = log.scored.has(index);
-          return {
-            gameId: game.id,
-            index,
-            dealer: dealerOf(rules.value, record.firstDealer, index),
-            seed: null,
-            deck: d.deck,
-            // Not a commitment (nothing was committed here): the hash of the deck as uploaded.
-            seedHash: seedHashOf(d.deck.join(' ')),
-            contract: result && 'contract' in result ? result.contract : null,
-            declarer: result && 'declarer' in result ? result.declarer : null,
-            bid: result && 'bid' in result ? result.bid : null,
-            trump: result && 'trump' in result ? (result.trump ?? null) : null,
-            tricks: scored ? (result.tricks as Prisma.InputJsonValue) : Prisma.DbNull,
-            scores: scored && result.scores ? (result.scores as Prisma.InputJsonValue) : Prisma.DbNull,
-            finishedAt: scored ? new Date() : null,
-          };
-        }),
-      });
-      if (log.tricks.length > 0) await tx.trick.createMany({ data: log.tricks.map((t) => ({ ...t, gameId: game.id })) });
-      await tx.gameEvent.createMany({
-        data: log.entries.map((e, i) => ({
-          gameId: game.id,
-          seq: i + 1,
-          kind: e.kind,
-          dealIndex: e.dealIndex,
-          seat: e.seat,
-          playerId: e.seat === seat ? importer.id : null,
-          actor: e.kind === 'deal' ? 'system' : 'player',
-          cause: e.cause,
-          move: e.move === null ? Prisma.DbNull : (e.move as Prisma.InputJsonValue),
-          events: e.events as unknown as Prisma.InputJsonValue,
-        })),
-      });
-      // Its record at once, from the rows just written, as the gameFinished consumer builds a played game's.
-      await storeRecords(tx, [game.id]);
-      return game.id;
+    // A few statements, each table's rows in one; the transaction's time grows with the rows
+    // (~18,000 for the largest record, written in well under a second on an idle machine).
+    const gameId = await this.prisma.$transaction(
+      async (tx) => {
+        const [game] = await tx.$queryRaw<{ id: string }[]>`
+          INSERT INTO games (id, preset, options, players, first_dealer, status, version, phase, deal_index, to_move, state,
+                             totals, winners, end_seat, end_reason, rated, imported_by, seat_names, seat_bots, import_hash,
+                             created_at, updated_at, finished_at)
+          VALUES (gen_random_uuid(), ${plan.preset}, ${JSON.stringify(plan.options)}::jsonb, ${plan.players}::smallint,
+                  ${plan.firstDealer}::smallint, 'finished', ${plan.version}::int, ${plan.phase}, ${plan.dealIndex}::int, NULL,
+                  ${plan.state}::json, ${plan.totals}::int[], ${plan.winners}::int[], ${plan.endSeat}::smallint, ${plan.endReason},
+                  false, ${importer.id}::uuid, ${plan.names}::varchar[], ${plan.bots}::varchar[], ${importHash},
+                  ${createdAt}::timestamptz, now(), now())
+          ON CONFLICT (imported_by, import_hash) DO NOTHING
+          RETURNING id`;
+        if (!game) return null; // the same record, imported by a request of theirs that got in first
+        const places = placesOf(plan.totals, plan.endSeat);
+        await tx.$executeRaw`
+          INSERT INTO game_seats (game_id, seat, player_id, total, place, created_at)
+          VALUES (${game.id}::uuid, ${plan.seat}::smallint, ${importer.id}::uuid, ${plan.totals[plan.seat]}::int,
+                  ${places[plan.seat]}::smallint, ${createdAt}::timestamptz)`;
+        await tx.$executeRaw`
+          INSERT INTO deals (game_id, index, dealer, seed, deck, seed_hash, contract, declarer, bid, trump, tricks, scores, finished_at)
+          SELECT ${game.id}::uuid, d.index, d.dealer, NULL, d.deck, d.seed_hash, d.contract, d.declarer, d.bid, d.trump, d.tricks, d.scores,
+                 CASE WHEN d.finished THEN now() END
+            FROM json_to_recordset(${plan.deals}::json) AS d(index int, dealer smallint, deck text[], seed_hash char(64),
+                 contract varchar, declarer smallint, bid varchar, trump varchar, tricks jsonb, scores jsonb, finished boolean)`;
+        await tx.$executeRaw`
+          INSERT INTO tricks (game_id, deal_index, index, leader, cards, winner)
+          SELECT ${game.id}::uuid, t.deal_index, t.index, t.leader, t.cards, t.winner
+            FROM json_to_recordset(${plan.tricks}::json) AS t(deal_index int, index smallint, leader smallint, cards text[], winner smallint)`;
+        await tx.$executeRaw`
+          INSERT INTO game_events (game_id, seq, kind, deal_index, seat, player_id, actor, cause, move, events)
+          SELECT ${game.id}::uuid, e.seq, e.kind, e.deal_index, e.seat,
+                 CASE WHEN e.seat = ${plan.seat}::smallint THEN ${importer.id}::uuid END,
+                 CASE WHEN e.kind = 'deal' THEN 'system' ELSE 'player' END, e.cause, e.move, e.events
+            FROM json_to_recordset(${plan.entries}::json) AS e(seq int, kind varchar, deal_index int, seat smallint, cause varchar,
+                 move jsonb, events jsonb)`;
+        // Its record at once, as the worker built it (the one record builder), as the gameFinished
+        // consumer stores a played game's.
+        await tx.$executeRaw(insertRecordsSql([{ gameId: game.id, text: plan.recordText }]));
+        return game.id;
+      },
+      { maxWait: 10_000, timeout: 10_000 + plan.rows },
+    );
+    if (gameId === null) return (await this.importedBefore(importer.id, importHash))!;
+    return { gameId, seat: plan.seat };
+  }
+
+  /** The game `playerId` made by importing the record of `importHash`, and their seat in it. */
+  private async importedBefore(playerId: string, importHash: string): Promise<ImportedGame | null> {
+    const game = await this.prisma.game.findUnique({
+      where: { importedBy_importHash: { importedBy: playerId, importHash } },
+      select: { id: true, seats: { where: { playerId }, select: { seat: true } } },
     });
-    return { gameId, seat };
+    return game ? { gameId: game.id, seat: game.seats[0].seat } : null;
   }
 
   /** Names resolved to ids (NOT_FOUND naming one that is nobody's), and the filter's other bounds checked. */
@@ -274,62 +232,4 @@ export class HistoryService {
 /** A list's summary gives a place once the game is over, as its field says: a rank by totals so far is no place. */
 function placesWhenOver(status: GameRow['status'], players: GamePlayer[]): GamePlayer[] {
   return status === 'active' ? players.map((p) => ({ ...p, place: null })) : players;
-}
-
-
-function recordRefused(error: RecordError) {
-  return badInput(`record: ${formatRecordError(error)}`, {
-    field: 'record',
-    rule: error.rule,
-    dealIndex: error.dealIndex,
-    moveIndex: error.moveIndex,
-  });
-}
-
-interface ImportEntry {
-  kind: string;
-  dealIndex: number;
-  seat: number | null;
-  cause: string | null;
-  move: unknown;
-  events: GameEvent[];
-}
-
-/** The event log, tricks and scored deals of a record that replays (replay has checked every step). */
-function logOf(record: GameRecord): {
-  entries: ImportEntry[];
-  tricks: { dealIndex: number; index: number; leader: number; cards: string[]; winner: number }[];
-  scored: Set<number>;
-} {
-  const rules = makeRules(record.rules.preset, record.rules.options);
-  if (!rules.ok) throw new Error(rules.error.message);
-  let state: GameState = newGame(rules.value, record.firstDealer);
-  const entries: ImportEntry[] = [];
-  const tricks: { dealIndex: number; index: number; leader: number; cards: string[]; winner: number }[] = [];
-  const scored = new Set<number>();
-  const step = (r: { ok: true; value: { state: GameState; events: GameEvent[] } } | { ok: false; error: { message: string } }) => {
-    if (!r.ok) throw new Error(`a replayed record refused: ${r.error.message}`);
-    state = r.value.state;
-    return r.value.events;
-  };
-  record.deals.forEach((d, dealIndex) => {
-    const events = step(dealWithEvents(state, d.deck.map((c) => parseCard(c) as Card)));
-    entries.push({ kind: 'deal', dealIndex, seat: null, cause: null, move: null, events });
-    for (const m of d.moves) {
-      const move = moveFromJson(m);
-      if (!move.ok) throw new Error(move.error.message);
-      const moved = step(apply(state, move.value));
-      const kind = Object.keys(m).find((k) => k !== 'seat')!;
-      entries.push({ kind, dealIndex, seat: m.seat, cause: null, move: m, events: moved });
-      for (const e of moved) {
-        if (e.type === 'trickTaken') tricks.push({ dealIndex, index: e.trick, leader: e.leader, cards: e.cards.map(cardName), winner: e.winner });
-        if (e.type === 'dealScored') scored.add(dealIndex);
-      }
-    }
-  });
-  if (record.end) {
-    const events = step(endGame(state, record.end));
-    entries.push({ kind: 'end', dealIndex: Math.max(0, record.deals.length - 1), seat: record.end.seat, cause: record.end.reason, move: null, events });
-  }
-  return { entries, tricks, scored };
 }

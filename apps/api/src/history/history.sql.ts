@@ -39,6 +39,7 @@ export interface GameRow {
   rated: boolean;
   imported_by: string | null;
   seat_names: string[];
+  seat_bots: string[] | null;
   totals: number[];
   created_at: Date;
   finished_at: Date | null;
@@ -90,7 +91,7 @@ function gamesFromWhere(q: GamesQuery, finishedOnly: boolean): Prisma.Sql {
 /** One page of game summaries' rows (`first + 1` of them: the extra one says whether more follow). */
 export function gamesPageSql(q: GamesQuery, first: number): Prisma.Sql {
   return Prisma.sql`SELECT g.id, g.preset, g.players, g.status::text AS status, g.end_reason, g.end_seat, g.rated,
-         g.imported_by, g.seat_names, g.totals, g.created_at, g.finished_at, g.updated_at, g.version, g.to_move
+         g.imported_by, g.seat_names, g.seat_bots, g.totals, g.created_at, g.finished_at, g.updated_at, g.version, g.to_move
     ${gamesFromWhere(q, false)} LIMIT ${first + 1}::int`;
 }
 
@@ -104,6 +105,7 @@ export interface RecordSourceRow {
   end_seat: number | null;
   end_reason: string | null;
   seat_names: string[];
+  seat_bots: string[] | null;
   seats: { seat: number; name: string; kind: string; botLevel: string | null }[];
   deals: { seed: string | null; deck: string[] | null; seedHash: string }[];
   moves: { dealIndex: number; move: unknown }[];
@@ -138,7 +140,7 @@ const UNSTORED = Prisma.sql`(SELECT true FROM game_records r WHERE r.game_id = g
  * subquery only when its branch is taken).
  */
 export function gamesExportSql(q: GamesQuery, limit: number, withSeeds = false): Prisma.Sql {
-  return Prisma.sql`SELECT g.id, g.preset, g.options, g.players, g.first_dealer, g.end_seat, g.end_reason, g.seat_names, g.created_at,
+  return Prisma.sql`SELECT g.id, g.preset, g.options, g.players, g.first_dealer, g.end_seat, g.end_reason, g.seat_names, g.seat_bots, g.created_at,
          (SELECT r.record::text FROM game_records r WHERE r.game_id = g.id) AS record,
          CASE WHEN ${UNSTORED} THEN ${SEATS_JSON} END AS seats,
          CASE WHEN ${withSeeds}::boolean OR ${UNSTORED} THEN ${DEALS_JSON} END AS deals,
@@ -148,7 +150,7 @@ export function gamesExportSql(q: GamesQuery, limit: number, withSeeds = false):
 
 /** Those of `gameIds` that are finished (and, if `missingOnly`, have no stored record), with their records' sources. */
 export function recordSourcesSql(gameIds: readonly string[], missingOnly = true): Prisma.Sql {
-  return Prisma.sql`SELECT g.id, g.preset, g.options, g.players, g.first_dealer, g.end_seat, g.end_reason, g.seat_names,
+  return Prisma.sql`SELECT g.id, g.preset, g.options, g.players, g.first_dealer, g.end_seat, g.end_reason, g.seat_names, g.seat_bots,
          ${SEATS_JSON} AS seats, ${DEALS_JSON} AS deals, ${MOVES_JSON} AS moves
     FROM games g WHERE g.id = ANY(${gameIds}::uuid[]) AND g.status = 'finished' ${missingOnly ? Prisma.sql`AND ${UNSTORED}` : Prisma.empty}
     ORDER BY g.id`;

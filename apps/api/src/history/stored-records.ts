@@ -18,7 +18,7 @@ export function recordOfRow(row: RecordSourceRow): GameRecord & { players: strin
     endSeat: row.end_seat,
     endReason: row.end_reason,
     players: seatNamesOf(row.seats.map((s) => ({ seat: s.seat, player: { name: s.name } })), row.seat_names, row.players),
-    bots: botMarksOf(row.seats.map((s) => ({ seat: s.seat, player: s })), row.players),
+    bots: botMarksOf(row.seats.map((s) => ({ seat: s.seat, player: s })), row.players, row.seat_bots),
     deals: row.deals,
     moves: row.moves,
   });

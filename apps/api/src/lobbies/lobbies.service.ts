@@ -275,10 +275,13 @@ export class LobbiesService {
             players: true,
             status: true,
             rated: true,
+            importedBy: true,
             seats: { select: { seat: true, playerId: true } },
           },
         });
         if (!game.seats.some((s) => s.playerId === callerId)) throw forbidden('Only the players of a game may play it again');
+        // Its other seats are names from a record, nobody to seat at a new table.
+        if (game.importedBy !== null) throw conflict('An imported game cannot be played again: only its importer has a seat in it');
         if (game.status !== 'finished') throw conflict('The game is not over yet');
         const earlier = await tx.lobby.findFirst({
           where: { previousGameId: gameId },

@@ -24,6 +24,7 @@ export class ScoringService {
         endReason: true,
         importedBy: true,
         seatNames: true,
+        seatBots: true,
         seats: {
           orderBy: { seat: 'asc' },
           select: { seat: true, playerId: true, place: true, player: { select: SEAT_PLAYER } },
