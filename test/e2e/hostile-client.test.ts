@@ -143,6 +143,14 @@ describe('each class of the hostile-client run is a 4xx naming the field or the 
     );
   });
 
+  it("the event log still takes limit, v1's first name of first, and names it when out of range", async () => {
+    const one = await send('GET', `/api/v1/games/${gameId}/events?limit=1`);
+    expect(one.status, one.text).toBe(200);
+    expect(one.body.entries).toHaveLength(1);
+    expect(one.body).toEqual((await send('GET', `/api/v1/games/${gameId}/events?first=1`)).body);
+    expectProblem(await send('GET', `/api/v1/games/${gameId}/events?limit=0`), 400, 'BAD_INPUT', { field: 'limit' });
+  });
+
   it('numbers beyond a 32-bit integer are BAD_INPUT naming the field, in REST query strings as in GraphQL', async () => {
     for (const after of ['99999999999', '2147483648', '1e20']) {
       expectProblem(await send('GET', `/api/v1/games/${gameId}/events?after=${after}`), 400, 'BAD_INPUT', { field: 'after' });
