@@ -38,6 +38,9 @@ export interface Exchange {
   token: string | null;
   request: unknown;
   response: string;
+  /** REST only: the status and content type answered (the OpenAPI contract test checks them). */
+  status?: number;
+  type?: string;
 }
 
 export interface Http extends GraphQLTransport {
@@ -104,7 +107,14 @@ export function http(baseUrl: string, options: { timeoutMs?: number; retryReset?
         retryReset,
       );
       const text = await response.text();
-      client.recorder?.push({ label: `${method} ${path}`, token: token ?? null, request: body ?? null, response: text });
+      client.recorder?.push({
+        label: `${method} ${path}`,
+        token: token ?? null,
+        request: body ?? null,
+        response: text,
+        status: response.status,
+        type: response.headers.get('content-type') ?? '',
+      });
       let parsed: unknown = text;
       try {
         parsed = text === '' ? null : JSON.parse(text);

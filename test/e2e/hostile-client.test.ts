@@ -5,6 +5,9 @@
 // thousand generated requests against the real application, after which it still serves a move.
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
+import { makeRules } from '@mizerka/rules';
+import { playRandomGame } from '../../libs/rules/test-kit/driver.js';
+import { makeRng } from '../../libs/rules/test-kit/rng.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../app.js';
 import { data, http, LOBBY_FIELDS, playGame, register, registerMany, seatTable, type Http, type Player } from './clients.js';
@@ -109,6 +112,43 @@ describe('each class of the hostile-client run is a 4xx naming the field or the 
       ),
       { field: 'input.name' },
     );
+  });
+
+  it('a lone UTF-16 surrogate in any text is BAD_INPUT naming the field: imported record, body, key, GraphQL argument and variable', async () => {
+    // JSON.stringify writes a lone surrogate as the escape \ud800, as a hostile client would.
+    const rules = makeRules('short');
+    if (!rules.ok) throw new Error(rules.error.message);
+    // A record that replays: only the name at seat 1 is wrong.
+    const played = playRandomGame(rules.value, makeRng(1), { keepSteps: false, players: [host.name, '\ud800', 'x'] }).record;
+    expectProblem(await send('POST', '/api/v1/games/import', JSON.stringify(played), auth(host.token)), 400, 'BAD_INPUT', { field: 'players[1]' });
+    expectProblem(await send('POST', '/api/v1/me/tokens', JSON.stringify({ name: 'lap\udc00top' }), auth(host.token)), 400, 'BAD_INPUT', {
+      field: 'name',
+    });
+    expectProblem(await send('POST', '/api/v1/me/tokens', '{"name":"laptop","\\ud800":1}', auth(host.token)), 400, 'BAD_INPUT');
+    // graphql-js's parser refuses a lone surrogate spelled in the document itself.
+    expectGqlBadInput(await postGql(JSON.stringify({ query: '{ lobbies(preset: "cl\\uD800assic") { total } }' })));
+    expectGqlBadInput(
+      await postGql(
+        JSON.stringify({ query: 'mutation($r: JSON!) { importGame(record: $r) { gameId } }', variables: { r: played } }),
+        host.token,
+      ),
+      { field: 'record.players[1]' },
+    );
+    expectGqlBadInput(
+      await postGql(
+        JSON.stringify({ query: 'mutation($n: String!) { createApiToken(input: { name: $n }) { token } }', variables: { n: '\udfffx' } }),
+        host.token,
+      ),
+      { field: 'input.name' },
+    );
+  });
+
+  it("the event log still takes limit, v1's first name of first, and names it when out of range", async () => {
+    const one = await send('GET', `/api/v1/games/${gameId}/events?limit=1`);
+    expect(one.status, one.text).toBe(200);
+    expect(one.body.entries).toHaveLength(1);
+    expect(one.body).toEqual((await send('GET', `/api/v1/games/${gameId}/events?first=1`)).body);
+    expectProblem(await send('GET', `/api/v1/games/${gameId}/events?limit=0`), 400, 'BAD_INPUT', { field: 'limit' });
   });
 
   it('numbers beyond a 32-bit integer are BAD_INPUT naming the field, in REST query strings as in GraphQL', async () => {
@@ -222,7 +262,7 @@ const HUGE = ['2147483648', '-2147483649', '99999999999999999999', '1e400', '-1e
 /** A value of any JSON type, often a wrong one, a huge number, a NUL string or a long string. */
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
-  fc.constantFrom(2 ** 31, -(2 ** 31) - 1, 1e20, -1e300, 1.5, 0, -1, 10_001, 2 ** 53, 'a\u0000b', '\u0000', '', null, true, [], {}),
+  fc.constantFrom(2 ** 31, -(2 ** 31) - 1, 1e20, -1e300, 1.5, 0, -1, 10_001, 2 ** 53, 'a\u0000b', '\u0000', '\ud800', 'a\udc00b', '', null, true, [], {}),
   fc.string({ unit: 'binary', maxLength: 20 }),
   fc.nat({ max: 3000 }).map((n) => 'x'.repeat(n)),
 );
@@ -292,7 +332,7 @@ const sometimes = <T>(value: fc.Arbitrary<T>) => fc.oneof({ weight: 3, arbitrary
 function hostileDocument(): fc.Arbitrary<string> {
   const literal = fc.oneof(
     fc.constantFrom('2147483648', '-2147483649', '1e400', '1.5', 'null', 'true', '"\\u0000"', '"a\\u0000b"', '[]', '{}', '{a: 1}',
-      '"classic"', `"${gameId}"`, `"${lobbyId}"`, '"not-an-id"', '$v', 'ENUM', '"""block\u0000"""', '"\\uD800"'),
+      '"classic"', `"${gameId}"`, `"${lobbyId}"`, '"not-an-id"', '$v', 'ENUM', '"""block\u0000"""', '"\\uD800"', '"a\\uDC00"'),
     fc.integer().map(String),
     fc.string({ maxLength: 12 }).map((s) => JSON.stringify(s)),
   );

@@ -18,6 +18,7 @@ import { AuthService } from './auth/auth.service.js';
 import { EventStreams } from './auth/event-streams.js';
 import { LiveConnections } from './auth/live-connections.js';
 import type { GraphQLContext, RequestLike } from './auth/request-context.js';
+import { readDateTimeInputStrictly } from './common/date-time.js';
 import { formatGraphQLError } from './common/graphql-errors.js';
 import { graphqlGuards, guardSubscription } from './common/query-limits.js';
 import { subscriptionsOverHttpRefused } from './common/graphql-input.js';
@@ -150,6 +151,8 @@ export class AppModule implements OnApplicationBootstrap, OnModuleDestroy, Befor
             graphiql: config.graphiql,
             introspection: config.introspection,
             formatError: formatGraphQLError,
+            // DateTime inputs read by the one date parser, which refuses impossible calendar dates.
+            transformSchema: readDateTimeInputStrictly,
             // Depth, aliases, directives, tokens and cost (graphql-armor); one operation per request.
             validationRules: guards.validationRules,
             parseOptions: guards.parseOptions,

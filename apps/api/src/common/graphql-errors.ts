@@ -19,7 +19,7 @@ const GRAPHQL_INPUT_CODES = new Set([
 
 /** Apollo's formatError: every error leaves with one of our codes in `extensions.code`, and is counted. */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const shaped = shapeGraphQLError(formatted, error);
+  const shaped = hideSuggestions(shapeGraphQLError(formatted, error));
   errorsTotal.inc({ code: String(shaped.extensions?.code), surface: 'graphql' });
   return shaped;
 }
@@ -55,4 +55,18 @@ function shapeGraphQLError(formatted: GraphQLFormattedError, error: unknown): Gr
     path: formatted.path,
     extensions: { code: domain.code, status: domain.status, ...domain.details },
   };
+}
+
+/**
+ * graphql-js's "Did you mean …?" in every form (a field, an argument, `the enum value "strong"`,
+ * `to use an inline fragment on …`), in validation and in variable errors alike: it would spell
+ * out the schema to a client that has introspection turned off. graphql-armor's mask covers only
+ * the first form and only validation on HTTP; this runs on every error of both transports.
+ */
+const SUGGESTION = /Did you mean [^?]*\?/g;
+export const SUGGESTION_HIDDEN = '[Suggestion hidden]';
+
+function hideSuggestions(error: GraphQLFormattedError): GraphQLFormattedError {
+  const message = error.message.replace(SUGGESTION, SUGGESTION_HIDDEN);
+  return message === error.message ? error : { ...error, message };
 }

@@ -42,6 +42,14 @@ describe('InputGuardPipe', () => {
     expect(refusal(() => raw.transform({ seat: INT_MAX + 1 }, body))).toMatchObject({ details: { field: 'input.seat' } });
     expect(refusal(() => raw.transform({ seat: INT_MIN - 1 }, body))).toMatchObject({ details: { field: 'input.seat' } });
     expect(refusal(() => raw.transform('a\u0000', { type: 'query', data: 'preset' }))).toMatchObject({ details: { field: 'preset' } });
+    expect(refusal(() => raw.transform({ players: ['me', '\ud800', 'x'] }, { type: 'body', data: 'record' }))).toMatchObject({
+      code: 'BAD_INPUT',
+      details: { field: 'record.players[1]' },
+    });
+    expect(refusal(() => raw.transform('x\udfff', { type: 'param', data: 'id' }))).toMatchObject({ details: { field: 'id' } });
+    expect(refusal(() => raw.transform({ ['\udc00']: 1 }, { type: 'body' }))).toMatchObject({ code: 'BAD_INPUT' });
+    // A surrogate pair (an emoji) is well-formed.
+    expect(raw.transform({ name: 'ala 🂡' }, { type: 'body' })).toEqual({ name: 'ala 🂡' });
     expect(refusal(() => raw.transform(nested(MAX_JSON_DEPTH + 1), { type: 'body' }))).toMatchObject({
       details: { limit: 'depth', max: MAX_JSON_DEPTH },
     });

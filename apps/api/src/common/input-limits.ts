@@ -22,6 +22,19 @@ export const INT_MAX = 2 ** 31 - 1;
 /** Keys that class-transformer drops without a word; an input carrying them is refused instead. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
+/**
+ * Text that is not well-formed Unicode (a lone UTF-16 surrogate, which JSON's `\ud800` and
+ * GraphQL's `"\uD800"` can spell): PostgreSQL refuses it inside JSON and text alike, which
+ * would be a 500 deep inside a write. (`String.prototype.isWellFormed` is Node 20's, not yet in
+ * the ES2023 lib the project compiles against.)
+ */
+export function isIllFormed(text: string): boolean {
+  return !(text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+const illFormed = (field: string) =>
+  badInput(`${field} must be well-formed Unicode text (it holds a lone UTF-16 surrogate)`, { field });
+
 /** Where a value sits in the input, for messages: `input.options.target`, `cards[2]`. */
 function pathOf(parent: string, key: string | number): string {
   if (typeof key === 'number') return `${parent}[${key}]`;
@@ -75,8 +88,8 @@ const ROUTE_INPUT = new Set(['body', 'query', 'param']); // GraphQL arguments ar
 
 /**
  * A global pipe around the ValidationPipe, for REST bodies, query strings and path parameters
- * and for GraphQL arguments alike. `raw` (before validation): depth, NUL characters, keys such as
- * `__proto__`, and numbers outside a 32-bit integer; `typed` (after validation has converted
+ * and for GraphQL arguments alike. `raw` (before validation): depth, NUL characters, text that is not
+ * well-formed Unicode (lone surrogates), keys such as `__proto__`, and numbers outside a 32-bit integer; `typed` (after validation has converted
  * query strings to numbers): the numbers again. Each refusal names the field.
  */
 @Injectable()
@@ -100,6 +113,7 @@ export class InputGuardPipe implements PipeTransform {
         }
       } else if (typeof item === 'string') {
         if (item.includes('\u0000')) throw badInput(`${field} must not contain the NUL character (\\u0000)`, { field });
+        if (isIllFormed(item)) throw illFormed(field);
       } else if (item !== null && typeof item === 'object') {
         if (depth >= MAX_JSON_DEPTH) throw tooDeep(field);
         const array = Array.isArray(item);
@@ -107,6 +121,7 @@ export class InputGuardPipe implements PipeTransform {
           const at = pathOf(path, array ? Number(key) : key);
           if (key.includes('\u0000')) throw badInput(`A field name in ${field} contains the NUL character (\\u0000)`, { field });
           if (FORBIDDEN_KEYS.has(key)) throw badInput(`${at} is not a known field`, { field: at });
+          if (isIllFormed(key)) throw badInput(`A field name in ${field} is not well-formed Unicode text`, { field });
           stack.push([(item as Record<string, unknown>)[key], at, depth + 1]);
         }
       }

@@ -22,7 +22,7 @@ import { ApiProperty, type ApiPropertyOptions, ApiSchema } from '@nestjs/swagger
  * |----------------|----------------------------------|------------------------------------------------------|
  * | type thunk     | the field type, as for `@Field`  | Int/Float → number, ID/String → string (ID: `format: uuid`), Boolean, DateTime → date-time, a class → its schema, an enum → its values; `[T]` → array |
  * | (no thunk)     | reflected from the TS type       | reflected from the TS type                           |
- * | `nullable`     | `nullable` (true/items/itemsAndList) | `nullable: true` (on the property, also for items) |
+ * | `nullable`     | `nullable` (true/items/itemsAndList) | `nullable: true` on the property; on a scalar list's items for `items` |
  * | `optional`     | nullable (unless `nullable` says more) | `required: false` (the key may be absent)      |
  * | `description`  | description                      | description                                          |
  * | `example`      | —                                | example                                              |
@@ -114,6 +114,10 @@ export function Prop(typeOrOptions?: ReturnTypeFunc | PropOptions, maybeOptions?
     } else if (o.api?.enum !== undefined) {
       // Allowed values of a GraphQL String: OpenAPI takes the type from the values.
       api.enum = o.api.enum;
+    } else if (depth === 1 && d.scalar && (o.nullable === 'items' || o.nullable === 'itemsAndList')) {
+      // A list of scalars that may hold nulls says so on its items (the schema is checked against answers).
+      api.type = 'array';
+      api.items = { type: d.scalar, nullable: true };
     } else {
       api.type = depth === 1 ? [d.type] : d.type;
     }
@@ -122,7 +126,7 @@ export function Prop(typeOrOptions?: ReturnTypeFunc | PropOptions, maybeOptions?
   } else if (o.format !== undefined) {
     api.format = o.format;
   }
-  if (o.nullable) api.nullable = true;
+  if (o.nullable === true || o.nullable === 'itemsAndList') api.nullable = true;
   if (o.optional || o.defaultValue !== undefined) api.required = false;
   if (o.example !== undefined) api.example = o.example;
   if (o.defaultValue !== undefined) api.default = o.defaultValue;

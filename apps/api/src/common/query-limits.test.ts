@@ -148,6 +148,27 @@ describe('a request over a limit is refused with QUERY_TOO_COMPLEX (400), before
   });
 });
 
+describe('no schema names leak through "did you mean" suggestions', () => {
+  it('hides enum value suggestions, in a literal and through a variable, as it hides field and argument ones', async () => {
+    const id = '00000000-0000-0000-0000-000000000000';
+    const answers = await Promise.all([
+      post({ query: `mutation { addBot(lobbyId: "${id}", level: strongg) { id } }` }),
+      post({ query: `mutation { makeMove(input: { gameId: "${id}", kind: plya, card: "AS" }) { version } }` }),
+      post({ query: 'mutation($l: BotLevel!) { addBot(lobbyId: "00000000-0000-0000-0000-000000000000", level: $l) { id } }', variables: { l: 'strongg' } }),
+      post({ query: 'mutation($k: MoveKind!) { makeMove(input: { gameId: "00000000-0000-0000-0000-000000000000", kind: $k }) { version } }', variables: { k: 'plya' } }),
+      post({ query: '{ lobbiez { total } }' }),
+      post({ query: '{ lobbies(frist: 1) { total } }' }),
+    ]);
+    for (const answer of answers) {
+      expect(answer.body.errors?.length, JSON.stringify(answer.body)).toBeGreaterThan(0);
+      for (const error of answer.body.errors!) {
+        expect(error.extensions.code).toBe('BAD_INPUT');
+        expect(error.message).not.toMatch(/did you mean|"strong"|"play"|"lobbies"|"first"/i);
+      }
+    }
+  });
+});
+
 describe('the same limits on graphql-ws subscriptions', () => {
   function subscribe(query: string, token: string) {
     const client = createClient({

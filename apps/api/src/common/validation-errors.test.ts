@@ -24,4 +24,22 @@ describe('validationFailed', () => {
     const refused = validationFailed([error('visibility', { whitelistValidation: 'property visibility should not exist' })]);
     expect(refused.details).toEqual({ field: 'visibility' });
   });
+
+  it('writes a message that names its own parent with the path once, and says a repeated message once', () => {
+    const refused = validationFailed([
+      error('timeControl', undefined, [error('moveSeconds', { isInt: 'timeControl.moveSeconds must be a whole number' })]),
+      error('first', { min: 'first must be 1 to 100', max: 'first must be 1 to 100', isInt: 'first must be a whole number' }),
+      error('filter', undefined, [error('players', { length: 'players: each name is 1 to 32 characters long' })]),
+    ]);
+    expect(refused.details.problems).toEqual([
+      'timeControl.moveSeconds must be a whole number',
+      'first must be 1 to 100',
+      'first must be a whole number',
+      'filter.players: each name is 1 to 32 characters long',
+    ]);
+    expect(validationFailed([error('first', { min: 'first must be 1 to 100', max: 'first must be 1 to 100' })])).toMatchObject({
+      message: 'first must be 1 to 100',
+      details: { field: 'first' },
+    });
+  });
 });

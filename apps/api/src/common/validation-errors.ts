@@ -11,13 +11,28 @@ export function validationFailed(errors: ValidationError[]): DomainError {
   const walk = (list: ValidationError[], prefix: string) => {
     for (const error of list) {
       const field = prefix ? `${prefix}.${error.property}` : error.property;
-      // A nested field's message starts with its parent's path, as Nest's own factory writes it.
-      for (const message of Object.values(error.constraints ?? {})) found.push({ field, message: prefix ? `${prefix}.${message}` : message });
+      for (const message of Object.values(error.constraints ?? {})) found.push({ field, message: withPath(message, field) });
       if (error.children?.length) walk(error.children, field);
     }
   };
   walk(errors, '');
-  const messages = found.map((f) => f.message);
+  // Two rules may say the same (`first=abc` is neither at least 1 nor at most 100): said once.
+  const messages = [...new Set(found.map((f) => f.message))];
   if (messages.length === 0) return badInput('The input is not valid');
   return badInput(messages.join('; '), { field: found[0].field, ...(messages.length > 1 ? { problems: messages } : {}) });
+}
+
+/**
+ * A message that starts with the end of its field's path (`moveSeconds must…`, or a message that
+ * names its own parent, `timeControl.moveSeconds must…`) starts with the whole path instead; any
+ * other gets the parent's path in front, as Nest's own factory writes it.
+ */
+function withPath(message: string, field: string): string {
+  const parts = field.split('.');
+  for (let i = 0; i < parts.length; i++) {
+    const tail = parts.slice(i).join('.');
+    if (message.startsWith(tail) && /^[\s:]/.test(message.slice(tail.length))) return field + message.slice(tail.length);
+  }
+  const parent = parts.slice(0, -1).join('.');
+  return parent ? `${parent}.${message}` : message;
 }

@@ -6,7 +6,7 @@ import { CurrentPlayer, OptionalPlayer } from '../auth/current-player.decorator.
 import { EventStreams } from '../auth/event-streams.js';
 import { Public } from '../auth/public.decorator.js';
 import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
-import { EventsQuery } from './dto/games.args.js';
+import { EventLogQuery } from './dto/games.args.js';
 import { LogStreamQuery, resumeSeq } from './dto/log-stream.args.js';
 import { GamesService } from './games.service.js';
 import { GameEventLog } from './models/event-view.model.js';
@@ -36,10 +36,10 @@ export class GamesController {
   @ApiOkResponse({ type: GameEventLog, description: 'The event log after `after`, as the caller may see it' })
   events(
     @Param('id', ParseUuidPipe) id: string,
-    @Query() query: EventsQuery,
+    @Query() query: EventLogQuery,
     @OptionalPlayer() viewer?: AuthenticatedPlayer,
   ): Promise<GameEventLog> {
-    return this.games.events(id, viewer, query.after, query.first);
+    return this.games.events(id, viewer, query.after, query.limit ?? query.first);
   }
 
   @Get(':id/events/stream')

@@ -1,5 +1,6 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Logger, Res, ServiceUnavailableException } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { HealthCheck, HealthCheckService, PrismaHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../auth/public.decorator.js';
 import { InstanceBus } from '../instance-bus/instance-bus.js';
@@ -9,6 +10,8 @@ import { PrismaService } from '../prisma/prisma.service.js';
 @Public()
 @Controller('health')
 export class HealthController {
+  private readonly logger = new Logger('Health');
+
   constructor(
     private readonly health: HealthCheckService,
     private readonly prismaIndicator: PrismaHealthIndicator,
@@ -30,11 +33,21 @@ export class HealthController {
    */
   @Get('ready')
   @HealthCheck()
-  ready() {
+  async ready(@Res({ passthrough: true }) res: Response) {
     const state = this.bus.state();
-    return this.health.check([
-      () => this.prismaIndicator.pingCheck('database', this.prisma).withTimeout(1500),
-      ...(state === 'single' ? [] : [() => ({ redis: { status: 'up' as const, state: state === 'up' ? 'up' : 'degraded' } })]),
-    ]);
+    try {
+      return await this.health.check([
+        () => this.prismaIndicator.pingCheck('database', this.prisma).withTimeout(1500),
+        ...(state === 'single' ? [] : [() => ({ redis: { status: 'up' as const, state: state === 'up' ? 'up' : 'degraded' } })]),
+      ]);
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      // Not ready is an answer (while the server boots, every probe gets it), not a fault: a 503
+      // with Terminus's report, logged at info without a stack, not an INTERNAL error.
+      const report = error.getResponse();
+      this.logger.log({ health: report }, 'not ready');
+      res.status(503);
+      return report;
+    }
   }
 }

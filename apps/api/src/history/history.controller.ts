@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { CurrentPlayer, OptionalPlayer } from '../auth/current-player.decorator.js';
@@ -78,7 +78,7 @@ export class HistoryController {
   @HttpCode(201)
   @ApiBody({ description: 'A mizerka-record/1 document of a finished game', schema: { type: 'object' } })
   @ApiQuery({ name: 'seat', required: false, type: Number, description: 'Your seat; default: the seat the record names you at' })
-  @ApiOkResponse({ type: ImportedGame, description: 'The archived game made from the record' })
+  @ApiCreatedResponse({ type: ImportedGame, description: 'The archived game made from the record' })
   @RequireScope('play')
   import(@CurrentPlayer() caller: AuthenticatedPlayer, @Body() record: unknown, @Query('seat') seat?: string): Promise<ImportedGame> {
     let seatNumber: number | null = null;

@@ -281,6 +281,23 @@ describe('games connection', () => {
     expect(anonymous.errors?.[0].extensions?.code).toBe('BAD_INPUT');
   });
 
+  it('refuses an impossible calendar date as BAD_INPUT naming the field, on both surfaces, and takes a real one', async () => {
+    for (const [field, value] of [['to', '2026-02-30T00:00:00Z'], ['from', '2026-04-31T10:00:00Z'], ['to', '2026-13-01T00:00:00Z'], ['from', 'yesterday']]) {
+      const rest = await t.rest('GET', `/api/v1/players/ala/games?${field}=${value}`);
+      expect(rest.status, value).toBe(400);
+      expect(rest.body, value).toMatchObject({ code: 'BAD_INPUT', field });
+      const byVariable = await t.gql(GAMES, { filter: { [field]: value } });
+      expect(byVariable.errors?.[0].extensions, value).toMatchObject({ code: 'BAD_INPUT', field: `filter.${field}` });
+      const literal = await t.gql(`{ games(filter: { ${field}: "${value}" }) { pageInfo { hasNextPage } } }`);
+      expect(literal.errors?.[0].extensions, value).toMatchObject({ code: 'BAD_INPUT', field: `filter.${field}` });
+    }
+    const leapDay = await t.rest('GET', '/api/v1/players/ala/games?from=2028-02-29T00:00:00Z&first=100');
+    expect(leapDay.status).toBe(200);
+    expect(leapDay.body.items).toEqual([]);
+    const upTo = new Date(base + 20 * 60_000).toISOString();
+    expect(await all({ to: upTo }, 50, people[0].token)).toEqual(expected({ to: upTo }, people[0].id));
+  });
+
   it('pages without gap or duplicate while games finish and new ones start', async () => {
     const want = expected({ players: ['ala'] }, people[0].id);
     const seen: string[] = [];

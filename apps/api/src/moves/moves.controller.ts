@@ -18,7 +18,7 @@ export class MovesController {
 
   @Post(':id/moves')
   @HttpCode(200)
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same as idempotencyKey in the body' })
+  @ApiHeader({ name: 'idempotency-key', required: false, description: 'Idempotency-Key: the same as idempotencyKey in the body' })
   @ApiOkResponse({ type: MoveResult, description: 'The move was accepted (or had been, under the same idempotency key)' })
   @RequireScope('play')
   makeMove(
@@ -32,7 +32,7 @@ export class MovesController {
 
   @Post(':id/resign')
   @HttpCode(200)
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same as idempotencyKey in the body' })
+  @ApiHeader({ name: 'idempotency-key', required: false, description: 'Idempotency-Key: the same as idempotencyKey in the body' })
   @ApiOkResponse({
     type: MoveResult,
     description: 'The caller resigned: the game is over, the caller placed last and the others by their totals',

@@ -8,7 +8,7 @@ export class AddBotBody {
   @IsIn(BOT_LEVELS, { message: 'level must be random, basic or strong' })
   level!: BotLevel;
 
-  @ApiProperty({ required: false, description: 'A free seat; omitted: the lowest free seat', minimum: 0 })
+  @ApiProperty({ required: false, type: 'integer', nullable: true, description: 'A free seat; omitted: the lowest free seat', minimum: 0 })
   @IsOptional()
   @IsInt({ message: 'seat must be a whole number' })
   seat?: number | null;

@@ -1,4 +1,5 @@
 import { ArgsType, Field, ID, Int } from '@nestjs/graphql';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
 import { Prop } from '../../common/model-field.js';
@@ -39,6 +40,21 @@ export class EventsQuery {
   @IsInt({ message: 'after must be a whole number' })
   @Min(0, { message: 'after must not be negative' })
   after: number = 0;
+}
+
+/**
+ * GET /games/{id}/events: `first`, and `limit`, the name v1 gave it first. A client written
+ * against v1 sends `limit`, so v1 keeps taking it (deprecated in the OpenAPI document); when
+ * given, it is the page size.
+ */
+export class EventLogQuery extends EventsQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: PAGE_MAX, deprecated: true, description: 'The former name of `first`; when given, it wins' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be a whole number' })
+  @Min(1, { message: `limit must be 1 to ${PAGE_MAX}` })
+  @Max(PAGE_MAX, { message: `limit must be 1 to ${PAGE_MAX}` })
+  limit?: number;
 }
 
 /** GraphQL passes every argument to the validation pipe, so the game id is part of the args class. */

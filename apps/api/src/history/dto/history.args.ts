@@ -1,7 +1,8 @@
 import { ArgsType, Field, GraphQLISODateTime, InputType, Int } from '@nestjs/graphql';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDate, IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { DateTimeInput } from '../../common/date-time.js';
 import { PAGE_DEFAULT, PAGE_MAX, PageArgs } from '../../common/paging.js';
 import { Prop } from '../../common/model-field.js';
 import { GameResultEnum, HistoryStatusEnum, type GameResultValue } from '../models/history.model.js';
@@ -61,12 +62,12 @@ export class GameFilterInput {
 
   @Field(() => GraphQLISODateTime, { nullable: true, description: 'Games created at or after this time' })
   @IsOptional()
-  @IsDate({ message: 'from must be a date-time' })
+  @DateTimeInput('from')
   from?: Date | null;
 
   @Field(() => GraphQLISODateTime, { nullable: true, description: 'Games created before this time' })
   @IsOptional()
-  @IsDate({ message: 'to must be a date-time' })
+  @DateTimeInput('to')
   to?: Date | null;
 
   @Prop(() => GameResultEnum, { optional: true, description: 'Of the first named player, else of the caller' })
@@ -134,14 +135,12 @@ export class GamesFilterQuery {
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Games created at or after this time' })
   @IsOptional()
-  @Type(() => Date)
-  @IsDate({ message: 'from must be a date-time' })
+  @DateTimeInput('from')
   from?: Date;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Games created before this time' })
   @IsOptional()
-  @Type(() => Date)
-  @IsDate({ message: 'to must be a date-time' })
+  @DateTimeInput('to')
   to?: Date;
 
   @ApiPropertyOptional({ enum: RESULTS, description: "The named player's result" })
