@@ -7,6 +7,7 @@ import {
   isOver,
   legalMoves,
   makeRules,
+  moveToJson,
   newGame,
   phase,
   shuffledDeck,
@@ -16,29 +17,11 @@ import {
   type GameRecord,
   type LegalMoves,
   type Move,
-  type RecordMove,
 } from '@mizerka/rules';
 
 /** 32 hex digits from a name and a number (not secret: a test's deck). */
 function seedHex(name: string, n: number): string {
   return createHash('sha256').update(`${name}:${n}`).digest('hex').slice(0, 32);
-}
-
-function moveJson(move: Move): RecordMove {
-  switch (move.kind) {
-    case 'contract':
-      return { seat: move.seat, contract: move.contract };
-    case 'exchange':
-      return { seat: move.seat, exchange: move.discards.map(cardName) };
-    case 'bid':
-      return { seat: move.seat, bid: move.bid };
-    case 'discard':
-      return { seat: move.seat, discard: move.cards.map(cardName) };
-    case 'trump':
-      return { seat: move.seat, trump: move.suit };
-    case 'play':
-      return { seat: move.seat, play: cardName(move.card) };
-  }
 }
 
 function randomMove(legal: LegalMoves, next: () => number): Move {
@@ -92,7 +75,7 @@ export function longBiddingRecord(bytes: number, seed = 'long-record', players =
     const move = randomMove(legalMoves(state)!, next);
     const error = applyInPlace(state, move);
     if (error) throw new Error(error.message);
-    const json = moveJson(move);
+    const json = moveToJson(move);
     record.deals[record.deals.length - 1].moves.push(json);
     size += JSON.stringify(json).length + 1;
     if (phase(state) === 'dealing') size += JSON.stringify(record.deals[record.deals.length - 1].deck).length + 20;

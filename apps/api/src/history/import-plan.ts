@@ -13,9 +13,7 @@ import {
   serializeStateJson,
   type RecordError,
 } from '@mizerka/rules';
-import { dealFactsOf } from '../games/deal-facts.js';
-import { seedHashOf } from '../games/dealing.js';
-import { buildRecord } from '../games/record.js';
+import { buildRecord, dealFactsOf, seedHashOf } from '../games/pure.js';
 
 /** The longest name an imported record may give a seat. */
 export const SEAT_NAME_MAX = 64;
