@@ -35,7 +35,11 @@ describe('the feed horizon', () => {
     const prisma = t.app.get(PrismaService);
     const a = await client();
     const b = await client();
-    const stream = await openSse(`${t.baseUrl}/api/v1/me/events?after=0-0`, { authorization: `Bearer ${p.token}` });
+    // A first event, committed and seen: the stream resumes after its id.
+    await insert(a, p.id, 'Z');
+    await expect.poll(async () => (await readFeed(prisma, p.id, FEED_START, 10)).length, { timeout: 20_000 }).toBe(1);
+    const [z] = await readFeed(prisma, p.id, FEED_START, 10);
+    const stream = await openSse(`${t.baseUrl}/api/v1/me/events?after=${z.id}`, { authorization: `Bearer ${p.token}` });
     try {
       await a.query('BEGIN');
       await insert(a, p.id, 'A'); // A's transaction id is taken here, before B's
@@ -45,13 +49,13 @@ describe('the feed horizon', () => {
       t.app.get(PlayerEventsService).published([{ playerId: p.id }]);
 
       // B is committed, but A (older) is still open: a read must not hand out B and later skip A.
-      expect(await readFeed(prisma, p.id, FEED_START, 10)).toEqual([]);
+      expect(await readFeed(prisma, p.id, z.cursor, 10)).toEqual([]);
       await expect(stream.next(150)).rejects.toThrow(/no server-sent event/);
 
       await a.query('COMMIT'); // no notice: the follower's poll (FEED_POLL_MS) finds it
       // (Once no older transaction of the whole server is open: other tests share it.)
-      await expect.poll(async () => (await readFeed(prisma, p.id, FEED_START, 10)).map((e) => e.payload.name), { timeout: 20_000 }).toEqual(['A', 'B']);
-      const both = await readFeed(prisma, p.id, FEED_START, 10);
+      await expect.poll(async () => (await readFeed(prisma, p.id, z.cursor, 10)).map((e) => e.payload.name), { timeout: 20_000 }).toEqual(['A', 'B']);
+      const both = await readFeed(prisma, p.id, z.cursor, 10);
       const frames = await stream.take(2, 20_000);
       expect(frames.map((f) => JSON.parse(f.data!).payload.name)).toEqual(['A', 'B']);
       expect(frames.map((f) => f.id)).toEqual(both.map((e) => e.id));

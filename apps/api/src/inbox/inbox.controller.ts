@@ -27,7 +27,7 @@ export class InboxController {
 
   @Get('events')
   @ApiProduces('text/event-stream')
-  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this event id (wins over `after`)' })
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this event id, one received from this feed (wins over `after`; any other id is 400)' })
   @ApiOkResponse({
     description:
       "Server-sent events: the caller's feed after the given id (else from now on), then each event as it is committed. " +
@@ -39,11 +39,11 @@ export class InboxController {
     @Headers('last-event-id') lastEventId: string | undefined,
     @Res() res: Response,
   ): Promise<void> {
-    const after = this.inbox.resumeFrom(lastEventId, query.after);
     return this.streams.serve(
       res,
       caller,
-      async (signal) => this.inbox.follow(caller, after, signal),
+      // Inside the stream's admission (its caps) and before its headers: a refused id is a 400.
+      async (signal) => this.inbox.follow(caller, await this.inbox.resumeFrom(caller, lastEventId, query.after), signal),
       (event) => ({ id: event.id, event: event.type, data: feedEventData(event) }),
     );
   }

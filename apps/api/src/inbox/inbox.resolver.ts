@@ -21,16 +21,17 @@ export class InboxResolver {
 
   @Subscription(() => FeedEventModel, {
     description:
-      "The caller's feed: the events after `after` (an event id), or without it only those from now on, then each one as it is " +
+      "The caller's feed: the events after `after` (the id of an event received from this feed; any other is BAD_INPUT), or " +
+      'without it only those from now on, then each one as it is ' +
       'committed. Reconnect with the last id received to resume, with neither gap nor duplicate.',
     resolve: (event: FeedEvent) => event,
   })
-  myEvents(
+  async myEvents(
     @Args('after', { type: () => String, nullable: true }) after: string | null,
     @CurrentPlayer() caller: AuthenticatedPlayer,
     @Context() context: GraphQLContext,
-  ): AsyncIterableIterator<FeedEvent> {
+  ): Promise<AsyncIterableIterator<FeedEvent>> {
     // The socket's signal: the stream ends at once when its socket closes or its token is revoked.
-    return this.inbox.follow(caller, this.inbox.resumeFrom(undefined, after), context.signal);
+    return this.inbox.follow(caller, await this.inbox.resumeFrom(caller, undefined, after), context.signal);
   }
 }

@@ -90,12 +90,17 @@ export class InboxService {
 
   /**
    * Where a stream resumes: the Last-Event-ID header wins over `after`; neither: from now on.
-   * A bad id is BAD_INPUT naming where it came from.
+   * A malformed id, or one never issued to this player (`0-0`, another player's), is BAD_INPUT
+   * naming where it came from: resuming after it would skip or replay events unseen.
    */
-  resumeFrom(lastEventId: string | undefined, after: string | null | undefined): FeedCursor | null {
-    if (lastEventId !== undefined && lastEventId.trim() !== '') return parseFeedEventId(lastEventId, 'Last-Event-ID');
-    if (after !== undefined && after !== null) return parseFeedEventId(after, 'after');
-    return null;
+  async resumeFrom(player: AuthenticatedPlayer, lastEventId: string | undefined, after: string | null | undefined): Promise<FeedCursor | null> {
+    const [value, field] = lastEventId !== undefined && lastEventId.trim() !== '' ? [lastEventId, 'Last-Event-ID'] : [after, 'after'];
+    if (value === undefined || value === null) return null;
+    const cursor = parseFeedEventId(value, field);
+    if (!(await this.events.issued(player.id, cursor))) {
+      throw badInput(`${field} is not the id of an event of your feed; resume with the id of the last event received, or omit it`, { field });
+    }
+    return cursor;
   }
 
   /**

@@ -55,6 +55,12 @@ function sse(app: TestApp, path: string, token?: string, headers: Record<string,
   });
 }
 
+/** The id of the player's first feed event, as issued: a real id to resume after. */
+async function firstId(app: TestApp, playerId: string): Promise<string> {
+  const [first] = await app.app.get(PlayerEventsService).feed(playerId, FEED_START, 1);
+  return first.id;
+}
+
 const names = (frames: { data?: string }[]) => frames.map((f) => JSON.parse(f.data!).payload.name as string);
 
 const MY_TURN = `query($first: Int, $after: String) {
@@ -152,59 +158,73 @@ describe('myTurn', () => {
   });
 });
 
-describe('the myEvents subscription', () => {
-  function connect(token: string): Client {
-    const client = createClient({
-      url: `${t.baseUrl.replace(/^http/, 'ws')}/graphql`,
-      webSocketImpl: WebSocket,
-      connectionParams: { authorization: `Bearer ${token}` },
-      retryAttempts: 0,
-      lazy: true,
-    });
-    clients.push(client);
-    return client;
-  }
+function connect(token: string): Client {
+  const client = createClient({
+    url: `${t.baseUrl.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${token}` },
+    retryAttempts: 0,
+    lazy: true,
+  });
+  clients.push(client);
+  return client;
+}
 
-  function follow(client: Client, after: string | null, count: number) {
-    const got: { id: string; type: string; payload: { name: string }; lobbyId: string | null; gameId: string | null; seq: number | null }[] = [];
-    let subscribed!: () => void;
-    const acked = new Promise<void>((resolve) => (subscribed = resolve));
-    client.on('connected', () => setTimeout(subscribed, 50));
-    const done = new Promise<typeof got>((resolve, reject) => {
-      const stop = client.subscribe<{ myEvents: (typeof got)[number] }>(
-        { query: 'subscription($after: String) { myEvents(after: $after) { id type gameId lobbyId seq payload createdAt } }', variables: { after } },
-        {
-          next: (message) => {
-            if (message.errors) return reject(new Error(JSON.stringify(message.errors)));
-            got.push(message.data!.myEvents);
-            if (got.length >= count) {
-              stop();
-              resolve(got);
-            }
-          },
-          error: (error) => reject(error instanceof Error ? error : new Error(JSON.stringify(error))),
-          complete: () => resolve(got),
+function follow(client: Client, after: string | null, count: number) {
+  const got: { id: string; type: string; payload: { name: string }; lobbyId: string | null; gameId: string | null; seq: number | null }[] = [];
+  let subscribed!: () => void;
+  const acked = new Promise<void>((resolve) => (subscribed = resolve));
+  client.on('connected', () => setTimeout(subscribed, 50));
+  const done = new Promise<typeof got>((resolve, reject) => {
+    const stop = client.subscribe<{ myEvents: (typeof got)[number] }>(
+      { query: 'subscription($after: String) { myEvents(after: $after) { id type gameId lobbyId seq payload createdAt } }', variables: { after } },
+      {
+        next: (message) => {
+          if (message.errors) return reject(new Error(JSON.stringify(message.errors)));
+          got.push(message.data!.myEvents);
+          if (got.length >= count) {
+            stop();
+            resolve(got);
+          }
         },
-      );
-    });
-    return { done, acked };
-  }
+        error: (error) => reject(error instanceof Error ? error : new Error(JSON.stringify(error))),
+        complete: () => resolve(got),
+      },
+    );
+  });
+  return { done, acked };
+}
 
+/** The errors a myEvents subscription is refused with; its first event instead fails the test. */
+function refusal(client: Client, after: string): Promise<readonly { message: string; extensions?: Record<string, unknown> }[]> {
+  return new Promise((resolve, reject) => {
+    client.subscribe<{ myEvents: { id: string } }>(
+      { query: 'subscription($after: String) { myEvents(after: $after) { id } }', variables: { after } },
+      {
+        next: (message) => (message.errors ? resolve(message.errors) : reject(new Error(`accepted: sent ${JSON.stringify(message.data)}`))),
+        error: (error) => (Array.isArray(error) ? resolve(error) : reject(error instanceof Error ? error : new Error(JSON.stringify(error)))),
+        complete: () => reject(new Error('completed without a refusal')),
+      },
+    );
+  });
+}
+
+describe('the myEvents subscription', () => {
   it('delivers the backlog after an id, then live events, in order; without an id only new ones', async () => {
     const [p] = await players(t, 1, 'evsub');
     await addEvents(t, p.id, 3, 0);
-    const first = follow(connect(p.token), '0-0', 5);
+    const first = follow(connect(p.token), await firstId(t, p.id), 4);
     const fromNow = follow(connect(p.token), null, 2);
     await Promise.all([first.acked, fromNow.acked]);
     await new Promise((r) => setTimeout(r, 100)); // both caught up and following
     await addEvents(t, p.id, 2, 3);
     const all = await first.done;
-    expect(all.map((e) => e.payload.name)).toEqual(['n0', 'n1', 'n2', 'n3', 'n4']);
+    expect(all.map((e) => e.payload.name)).toEqual(['n1', 'n2', 'n3', 'n4']);
     expect(all[0]).toMatchObject({ type: 'lobbyJoined', lobbyId: LOBBY, gameId: null, seq: null });
     expect((await fromNow.done).map((e) => e.payload.name)).toEqual(['n3', 'n4']);
 
     // Resuming after the third: the rest, neither gap nor duplicate.
-    const resumed = follow(connect(p.token), all[2].id, 2);
+    const resumed = follow(connect(p.token), all[1].id, 2);
     expect((await resumed.done).map((e) => e.payload.name)).toEqual(['n3', 'n4']);
   });
 
@@ -218,13 +238,13 @@ describe('GET /api/v1/me/events', () => {
   it('streams the feed with ids and types, resumes by Last-Event-ID or after (the header wins), with keep-alives', async () => {
     const [p] = await players(t, 1, 'sse');
     await addEvents(t, p.id, 3, 0);
-    const s = await sse(t, '/api/v1/me/events?after=0-0', p.token);
+    const s = await sse(t, `/api/v1/me/events?after=${await firstId(t, p.id)}`, p.token);
     expect(s.status).toBe(200);
     expect(s.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(s.headers.get('cache-control')).toBe('no-cache');
     expect(s.headers.get('x-accel-buffering')).toBe('no');
-    const backlog = await s.take(3);
-    expect(names(backlog)).toEqual(['n0', 'n1', 'n2']);
+    const backlog = await s.take(2);
+    expect(names(backlog)).toEqual(['n1', 'n2']);
     expect(backlog.every((f) => f.event === 'lobbyJoined')).toBe(true);
     expect(backlog.map((f) => JSON.parse(f.data!).id)).toEqual(backlog.map((f) => f.id));
     await addEvents(t, p.id, 2, 3);
@@ -235,9 +255,9 @@ describe('GET /api/v1/me/events', () => {
     expect(s.comments.filter((c) => c === 'keep-alive').length).toBeGreaterThanOrEqual(2);
     s.close();
 
-    const byHeader = await sse(t, `/api/v1/me/events?after=${backlog[0].id}`, p.token, { 'last-event-id': backlog[2].id! });
+    const byHeader = await sse(t, `/api/v1/me/events?after=${backlog[0].id}`, p.token, { 'last-event-id': backlog[1].id! });
     expect(names(await byHeader.take(2))).toEqual(['n3', 'n4']);
-    const byQuery = await sse(t, `/api/v1/me/events?after=${backlog[1].id}`, p.token);
+    const byQuery = await sse(t, `/api/v1/me/events?after=${backlog[0].id}`, p.token);
     expect(names(await byQuery.take(3))).toEqual(['n2', 'n3', 'n4']);
     await addEvents(t, p.id, 1, 5);
     expect(names(await byHeader.take(1))).toEqual(['n5']);
@@ -323,13 +343,38 @@ describe('GET /api/v1/me/events', () => {
   });
 });
 
+describe('an event id the server never issued to the caller', () => {
+  it('is refused on the stream (400 naming after or Last-Event-ID) and on myEvents (BAD_INPUT): 0-0 and an id of another player', async () => {
+    const [p, other] = await players(t, 2, 'evforeign');
+    await addEvents(t, other.id, 1);
+    // p has an event after other's: an id accepted by mistake would hand it out at once.
+    await addEvents(t, p.id, 1);
+    const [theirs] = await t.app.get(PlayerEventsService).feed(other.id, FEED_START, 1);
+    for (const id of ['0-0', theirs.id]) {
+      const query = await sse(t, `/api/v1/me/events?after=${id}`, p.token);
+      expect(query.status, `after=${id}`).toBe(400);
+      expect(query.body).toMatchObject({ code: 'BAD_INPUT', field: 'after' });
+      const header = await sse(t, '/api/v1/me/events?after=nonsense', p.token, { 'last-event-id': id });
+      expect(header.status, `Last-Event-ID: ${id}`).toBe(400);
+      expect(header.body).toMatchObject({ code: 'BAD_INPUT', field: 'Last-Event-ID' });
+      const [error] = await refusal(connect(p.token), id);
+      expect(error.extensions).toMatchObject({ code: 'BAD_INPUT', field: 'after' });
+    }
+    // The same id in its own player's feed resumes after it.
+    const own = await sse(t, `/api/v1/me/events?after=${theirs.id}`, other.token);
+    expect(own.status).toBe(200);
+    await addEvents(t, other.id, 1, 1);
+    expect(names(await own.take(1))).toEqual(['n1']);
+  });
+});
+
 describe('resuming across a restart', () => {
   it('picks up after the last id on a restarted server, and shutdown does not wait for open streams', async () => {
     const first = await startTestApp({ streams: { keepAliveMs: 60_000, feedPollMs: POLL_MS } });
     const [p] = await players(first, 1, 'sserestart');
     await addEvents(first, p.id, 3, 0);
-    const s = await sse(first, '/api/v1/me/events?after=0-0', p.token);
-    const got = await s.take(2);
+    const s = await sse(first, `/api/v1/me/events?after=${await firstId(first, p.id)}`, p.token);
+    const got = await s.take(1);
     const started = Date.now();
     await first.close();
     expect(Date.now() - started).toBeLessThan(900);
@@ -337,7 +382,7 @@ describe('resuming across a restart', () => {
 
     const second = await startTestApp({ streams: { keepAliveMs: 60_000, feedPollMs: POLL_MS } }, first.databaseUrl);
     try {
-      const resumed = await sse(second, '/api/v1/me/events', p.token, { 'last-event-id': got[1].id! });
+      const resumed = await sse(second, '/api/v1/me/events', p.token, { 'last-event-id': got[0].id! });
       expect(names(await resumed.take(1))).toEqual(['n2']);
       await addEvents(second, p.id, 1, 3);
       expect(names(await resumed.take(1))).toEqual(['n3']);

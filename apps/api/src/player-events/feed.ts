@@ -29,6 +29,23 @@ export function parseFeedEventId(value: string, field: string): FeedCursor {
   return cursor;
 }
 
+/**
+ * Whether `cursor` names an event of `playerId`'s feed that a read could have handed out (below
+ * the horizon): only such an id was ever issued to that player. One index probe (the row id is
+ * the primary key). Feeds are never trimmed today (rows go only with their player); if
+ * they ever are, an id trimmed away must still be taken here, e.g. by a per-player low mark.
+ */
+export async function feedEventIssued(db: Pick<Prisma.TransactionClient, '$queryRaw'>, playerId: string, cursor: FeedCursor): Promise<boolean> {
+  const rows = await db.$queryRaw<{ issued: boolean }[]>`
+    SELECT EXISTS (
+      SELECT 1 FROM player_events
+       WHERE player_id = ${playerId}::uuid
+         AND tx = ${cursor.tx.toString()}::xid8
+         AND id = ${cursor.id}::bigint
+         AND tx < pg_snapshot_xmin(pg_current_snapshot())) AS issued`;
+  return rows[0]?.issued === true;
+}
+
 export interface FeedEvent {
   id: string;
   cursor: FeedCursor;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { NewFeedEvent } from './feed-events.js';
-import { insertFeedSql, readFeed, type FeedCursor, type FeedEvent } from './feed.js';
+import { feedEventIssued, insertFeedSql, readFeed, type FeedCursor, type FeedEvent } from './feed.js';
 import { PlayerFeedBus } from './player-feed-bus.js';
 
 /**
@@ -20,6 +20,11 @@ export class PlayerEventsService {
   /** The player's feed after `after`, oldest first. */
   feed(playerId: string, after: FeedCursor, limit: number): Promise<FeedEvent[]> {
     return readFeed(this.prisma, playerId, after, limit);
+  }
+
+  /** Whether `cursor` is the id of an event this player's feed handed out (see feedEventIssued). */
+  issued(playerId: string, cursor: FeedCursor): Promise<boolean> {
+    return feedEventIssued(this.prisma, playerId, cursor);
   }
 
   /**

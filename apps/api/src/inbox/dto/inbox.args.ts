@@ -11,7 +11,7 @@ export class MyTurnArgs extends PageArgs {}
 export class FeedStreamQuery {
   @Prop(() => String, {
     optional: true,
-    description: 'The id of the last event received; omitted (and no Last-Event-ID): only events from now on',
+    description: 'The id of the last event received from this feed (any other id is 400); omitted (and no Last-Event-ID): only events from now on',
     example: '7312-1045',
   })
   @IsOptional()
