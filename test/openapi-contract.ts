@@ -55,7 +55,8 @@ const validators = new Map<object, ValidateFunction>();
 /** What in `answer` contradicts the document (null when nothing), and the operation it was checked against. */
 export function checkAnswer(answer: RestAnswer): { problem: string | null; checked: ContractAnswer | null } {
   const method = answer.method.toUpperCase();
-  const path = answer.path.split('?')[0];
+  // The path as fetch sent it (dot segments resolved), a trailing slash dropped as Express does.
+  const path = new URL(`http://localhost${answer.path}`).pathname.replace(/(.)\/$/, '$1');
   // GraphQL has its own error vocabulary (errors[].extensions.code), not the REST document's.
   if (path === '/graphql') return { problem: null, checked: null };
   const route = routes.find((r) => r.pattern.test(path));
