@@ -5,6 +5,11 @@ import { pino } from 'pino';
 import { createApp } from '../apps/api/src/app.js';
 import { loadConfig, type AppConfig } from '../apps/api/src/config/app-config.js';
 import { createTestDatabase } from './database.js';
+import { failOnContractProblems, noteAnswer } from './openapi-contract.js';
+
+// Every answer of `rest` is checked against the OpenAPI document; a file whose answers contradict
+// it fails after its tests.
+failOnContractProblems();
 
 export interface GraphQLResult<T = Record<string, any>> {
   data?: T | null;
@@ -59,6 +64,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, databaseU
     } catch {
       // not JSON; keep the text
     }
+    noteAnswer({ method, path, status: response.status, type: response.headers.get('content-type') ?? '', body: parsed });
     return { status: response.status, body: parsed, headers: response.headers };
   };
   const register = async (name: string) => {

@@ -19,8 +19,13 @@ import {
   type GraphQLTransport,
 } from '../../apps/api/bench/game-client/index.js';
 import { EVENT_FIELDS, SEAT_VIEW_FIELDS, type LegalMovesView } from '../graphql-selections.js';
+import { failOnContractProblems, noteAnswer } from '../openapi-contract.js';
 export { EVENT_FIELDS, GAME_FIELDS, GAME_QUERY, SEAT_VIEW_FIELDS, type LegalMovesView } from '../graphql-selections.js';
 export { chooseMove, data, errorCode, type Chance, type GqlError, type GqlResult } from '../../apps/api/bench/game-client/index.js';
+
+// Every REST answer is checked against the OpenAPI document as it arrives; a file whose answers
+// contradict it fails after its tests.
+failOnContractProblems();
 
 /** The e2e tests' seeded chance: `rng(seed)(n)` is uniform in 0..n-1 (the game client's, Xoshiro128). */
 export const rng = seededChance;
@@ -38,9 +43,6 @@ export interface Exchange {
   token: string | null;
   request: unknown;
   response: string;
-  /** REST only: the status and content type answered (the OpenAPI contract test checks them). */
-  status?: number;
-  type?: string;
 }
 
 export interface Http extends GraphQLTransport {
@@ -107,20 +109,14 @@ export function http(baseUrl: string, options: { timeoutMs?: number; retryReset?
         retryReset,
       );
       const text = await response.text();
-      client.recorder?.push({
-        label: `${method} ${path}`,
-        token: token ?? null,
-        request: body ?? null,
-        response: text,
-        status: response.status,
-        type: response.headers.get('content-type') ?? '',
-      });
+      client.recorder?.push({ label: `${method} ${path}`, token: token ?? null, request: body ?? null, response: text });
       let parsed: unknown = text;
       try {
         parsed = text === '' ? null : JSON.parse(text);
       } catch {
         // not JSON; keep the text
       }
+      noteAnswer({ method, path, status: response.status, type: response.headers.get('content-type') ?? '', body: parsed });
       return { status: response.status, body: parsed, headers: response.headers, text };
     },
   };

@@ -10,6 +10,7 @@ import { playRandomGame } from '../../libs/rules/test-kit/driver.js';
 import { makeRng } from '../../libs/rules/test-kit/rng.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../app.js';
+import { noteAnswer } from '../openapi-contract.js';
 import { data, http, LOBBY_FIELDS, playGame, register, registerMany, seatTable, type Http, type Player } from './clients.js';
 
 let t: TestApp;
@@ -46,7 +47,10 @@ async function send(method: string, path: string, body?: string, headers: Record
   } catch {
     // not JSON
   }
-  return { status: response.status, type: response.headers.get('content-type') ?? '', text, body: parsed };
+  const answer = { status: response.status, type: response.headers.get('content-type') ?? '', text, body: parsed };
+  // Raw as they are, these answers are held to the OpenAPI document too (test/openapi-contract.ts).
+  noteAnswer({ method, path, status: answer.status, type: answer.type, body: parsed });
+  return answer;
 }
 
 const json = { 'content-type': 'application/json' };

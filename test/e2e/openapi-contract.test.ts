@@ -1,10 +1,9 @@
-// The REST answers against the committed OpenAPI document (test/openapi-contract.ts): this file
-// makes representative calls of its own, every success status and body shape that clients see,
-// through the e2e client's recorder, and checks every exchange. It runs its own calls rather than
-// reading what other test files recorded, so it never depends on which files ran before it.
+// The REST answers against the committed OpenAPI document (test/openapi-contract.ts): every e2e
+// file's answers are checked as they arrive; this file adds representative calls of its own, the
+// success statuses and body shapes clients see, and says by name which were checked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../app.js';
-import { checkAgainstOpenApi } from '../openapi-contract.js';
+import { contractChecked, contractProblems } from '../openapi-contract.js';
 import { http, registerMany, seatTable, type Http, type Player } from './clients.js';
 
 let t: TestApp;
@@ -23,7 +22,6 @@ afterAll(async () => {
 describe('the OpenAPI document', () => {
   it('documents the status and body of every answer the REST API gives here', async () => {
     const { gameId } = await seatTable(h, table, 'short');
-    h.recorder = [];
     const [a, b] = table;
     await h.rest('GET', '/health');
     await h.rest('GET', '/api/v1/me', undefined, a.token);
@@ -46,8 +44,8 @@ describe('the OpenAPI document', () => {
     await h.rest('GET', '/api/v1/games/not-an-id');
     await h.rest('GET', `/api/v1/players/${a.name}/games?to=2026-02-30T00:00:00Z`);
 
-    const { problems, checked } = checkAgainstOpenApi(h.recorder);
-    expect(problems).toEqual([]);
+    expect(contractProblems()).toEqual([]);
+    const checked = contractChecked();
     // The calls above reached their routes, successes among them (the import's 201 included).
     expect(checked.filter((c) => c.status < 300).length).toBeGreaterThanOrEqual(15);
     expect(checked).toContainEqual({ route: '/api/v1/games/import', method: 'POST', status: 201 });

@@ -22,7 +22,7 @@ import { ApiProperty, type ApiPropertyOptions, ApiSchema } from '@nestjs/swagger
  * |----------------|----------------------------------|------------------------------------------------------|
  * | type thunk     | the field type, as for `@Field`  | Int/Float → number, ID/String → string (ID: `format: uuid`), Boolean, DateTime → date-time, a class → its schema, an enum → its values; `[T]` → array |
  * | (no thunk)     | reflected from the TS type       | reflected from the TS type                           |
- * | `nullable`     | `nullable` (true/items/itemsAndList) | `nullable: true` on the property; on a scalar list's items for `items` |
+ * | `nullable`     | `nullable` (true/items/itemsAndList) | `nullable: true` on the property; on a scalar or enum list's items for `items` |
  * | `optional`     | nullable (unless `nullable` says more) | `required: false` (the key may be absent)      |
  * | `description`  | description                      | description                                          |
  * | `example`      | —                                | example                                              |
@@ -100,6 +100,11 @@ export function Prop(typeOrOptions?: ReturnTypeFunc | PropOptions, maybeOptions?
       for (let i = 1; i < depth; i++) items = { type: 'array', items };
       api.type = 'array';
       api.items = items;
+    } else if (depth === 1 && d.scalar && !o.enumRef && (o.nullable === 'items' || o.nullable === 'itemsAndList')) {
+      // A list of scalars or enum values that may hold nulls says so on its items (the schema is
+      // checked against answers); a nullable enum lists null among its values, as OpenAPI 3.0 asks.
+      api.type = 'array';
+      api.items = { type: d.scalar, ...(d.enum ? { enum: [...d.enum, null] } : {}), nullable: true };
     } else if (d.enum) {
       api.enum = d.enum;
       if (o.enumRef) {
@@ -114,10 +119,6 @@ export function Prop(typeOrOptions?: ReturnTypeFunc | PropOptions, maybeOptions?
     } else if (o.api?.enum !== undefined) {
       // Allowed values of a GraphQL String: OpenAPI takes the type from the values.
       api.enum = o.api.enum;
-    } else if (depth === 1 && d.scalar && (o.nullable === 'items' || o.nullable === 'itemsAndList')) {
-      // A list of scalars that may hold nulls says so on its items (the schema is checked against answers).
-      api.type = 'array';
-      api.items = { type: d.scalar, nullable: true };
     } else {
       api.type = depth === 1 ? [d.type] : d.type;
     }
