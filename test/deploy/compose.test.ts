@@ -151,14 +151,14 @@ describe('docker-compose.yml', () => {
     expect(dependenciesOf(api).sort(), `${apiName} should depend on the database and Redis it uses`).toEqual(expect.arrayContaining([database.hostname, redisHost]));
   });
 
-  it('documents in the README every variable it takes from the environment', () => {
-    const readme = read('README.md');
-    const start = readme.indexOf('## Deploying with Docker Compose');
-    expect(start, 'README.md has no "## Deploying with Docker Compose" section').toBeGreaterThanOrEqual(0);
-    const next = readme.indexOf('\n## ', start + 3);
-    const section = readme.slice(start, next < 0 ? undefined : next);
+  it('documents in docs/operations.md every variable it takes from the environment', () => {
+    const operations = read('docs/operations.md');
+    const start = operations.indexOf('## Deploying with Docker Compose');
+    expect(start, 'docs/operations.md has no "## Deploying with Docker Compose" section').toBeGreaterThanOrEqual(0);
+    const next = operations.indexOf('\n## ', start + 3);
+    const section = operations.slice(start, next < 0 ? undefined : next);
     for (const name of referencedVariables(composeText)) {
-      expect(section, `docker-compose.yml reads \${${name}}; the README's Docker Compose section does not name it`).toContain(name);
+      expect(section, `docker-compose.yml reads \${${name}}; the Docker Compose section of docs/operations.md does not name it`).toContain(name);
     }
   });
 });

@@ -1,6 +1,6 @@
 // Limits on what a client may send, checked before anything else reads it: bad input is the
 // client's fault, so every breach is BAD_INPUT (naming the field or the limit), never INTERNAL.
-// The README's "Limits on input" lists them.
+// docs/api.md's "Limits on input" lists them.
 import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
 import express, { type RequestHandler } from 'express';
 import { badInput } from './errors.js';

@@ -1,6 +1,6 @@
 import { DomainError } from './errors.js';
 
-/** The limits as named in errors (`extensions.limit`) and in the README. */
+/** The limits as named in errors (`extensions.limit`) and in docs/api.md. */
 export type QueryLimitName = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost' | 'responseBytes';
 
 const WHAT: Record<QueryLimitName, string> = {
