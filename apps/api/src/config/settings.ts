@@ -87,6 +87,10 @@ export const NODE_ENVS = ['development', 'production', 'test'] as const;
 /** Outside production, pages served from any port of this machine may call the API. */
 export const LOCAL_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'];
 
+// Defaults that others' defaults are made from.
+const RATE_LIMIT_PER_MINUTE = 600;
+const WS_MAX_SOCKETS_PER_PLAYER = 5;
+
 export const settingsSchema = z.object({
   nodeEnv: setting(oneOf(NODE_ENVS), 'development', {
     variable: 'NODE_ENV',
@@ -164,7 +168,7 @@ export const settingsSchema = z.object({
     defaultText: 'cores − 1, at least 1',
     description: 'worker threads the server bots think on, so the event loop stays free for requests',
   }),
-  rateLimitPerMinute: setting(whole(1, 1_000_000), '600', {
+  rateLimitPerMinute: setting(whole(1, 1_000_000), String(RATE_LIMIT_PER_MINUTE), {
     variable: 'RATE_LIMIT_PER_MINUTE',
     section: 'limits',
     description: 'requests per minute per client (the player, else the IP address) on REST and GraphQL; a GraphQL request costs one per root field',
@@ -173,7 +177,7 @@ export const settingsSchema = z.object({
     requestsPerMinute: optional(whole(1, 10_000_000), {
       variable: 'RATE_LIMIT_PER_IP_PER_MINUTE',
       section: 'limits',
-      defaultText: '5 × `RATE_LIMIT_PER_MINUTE` (3000)',
+      defaultText: `5 × \`RATE_LIMIT_PER_MINUTE\` (${5 * RATE_LIMIT_PER_MINUTE})`,
       description: "requests per minute from one IP address (IPv6: its /64), its players' and anonymous ones together",
     }),
     registrationsPerHour: setting(whole(1, 1_000_000), '5', {
@@ -184,7 +188,7 @@ export const settingsSchema = z.object({
     liveConnections: optional(whole(1, 100_000), {
       variable: 'WS_MAX_SOCKETS_PER_IP',
       section: 'limits',
-      defaultText: '5 × `WS_MAX_SOCKETS_PER_PLAYER` (25)',
+      defaultText: `5 × \`WS_MAX_SOCKETS_PER_PLAYER\` (${5 * WS_MAX_SOCKETS_PER_PLAYER})`,
       description: '`graphql-ws` sockets and SSE streams open at once from one IP address on an instance, whatever players hold them',
     }),
   }),
@@ -223,7 +227,7 @@ export const settingsSchema = z.object({
     }),
   }),
   live: z.object({
-    socketsPerPlayer: setting(whole(1, 10_000), '5', {
+    socketsPerPlayer: setting(whole(1, 10_000), String(WS_MAX_SOCKETS_PER_PLAYER), {
       variable: 'WS_MAX_SOCKETS_PER_PLAYER',
       section: 'live',
       description: 'authenticated `graphql-ws` sockets per player on an instance',
