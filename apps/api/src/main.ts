@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { join, resolve } from 'node:path';
 import { createApp } from './app.js';
-import { ConfigError, loadConfig, type AppConfig } from './config/app-config.js';
+import { ConfigError, readConfig, type AppConfig, type ConfigWarning } from './config/app-config.js';
 import { createPino } from './common/logger.js';
 import { prepareDatabase } from './database/job-queue.js';
 
@@ -12,8 +12,9 @@ const WORKER_DATABASE_URL = 'MIZERKA_WORKER_DATABASE_URL';
 
 async function main() {
   let config: AppConfig;
+  let warnings: ConfigWarning[];
   try {
-    config = loadConfig(process.env);
+    ({ config, warnings } = readConfig(process.env));
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -24,6 +25,8 @@ async function main() {
   const logger = createPino(config);
   const forked = process.env[WORKER_DATABASE_URL];
   if (cluster.isWorker && forked) return serve(config, logger, forked, null);
+  // Said once, by the process that starts the others.
+  for (const { variable, message } of warnings) logger.warn({ variable }, message);
 
   // Without DATABASE_URL the server brings its own PostgreSQL, keeping its data in DATA_DIR.
   let embedded: { stop(): Promise<void> } | null = null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './app-config.js';
+import { ConfigError, loadConfig, readConfig, SETTINGS } from './app-config.js';
 
 describe('loadConfig', () => {
   it('gives sensible defaults with an empty environment', () => {
@@ -14,7 +14,7 @@ describe('loadConfig', () => {
   });
 
   it('reads every variable', () => {
-    const config = loadConfig({
+    const env = {
       PORT: '8080',
       HOST: '127.0.0.1',
       DATABASE_URL: 'postgresql://u:p@db:5432/mizerka',
@@ -30,16 +30,16 @@ describe('loadConfig', () => {
       WS_MAX_SOCKETS_PER_IP: '9',
       TRUST_PROXY: '2',
       CORS_ORIGINS: 'https://mizerka.example, http://localhost:*',
-      GRAPHIQL: 'on',
-      API_DOCS: 'off',
+      GRAPHIQL: 'true',
+      API_DOCS: 'false',
       METRICS_TOKEN: 'scrape-me-please-1234',
-      JOB_WORKER: 'off',
+      JOB_WORKER: 'false',
       JOB_CONCURRENCY: '8',
-      JOB_POLL_MS: '500',
+      JOB_POLL_SECONDS: '0.5',
       JOB_BATCH: '1',
-      JOB_BATCH_DELAY_MS: '0',
-      JOB_RELAY_DELAY_MS: '5',
-      BOT_JOB_GRACE_MS: '250',
+      JOB_BATCH_DELAY_SECONDS: '0',
+      JOB_RELAY_DELAY_SECONDS: '0.005',
+      BOT_JOB_GRACE_SECONDS: '0.25',
       BOT_THREADS: '3',
       MAX_TOKENS_PER_PLAYER: '3',
       MAX_OPEN_LOBBIES_PER_PLAYER: '2',
@@ -62,18 +62,24 @@ describe('loadConfig', () => {
       MIN_MOVE_SECONDS: '5',
       DEADLINE_WARNING_PERCENT: '10',
       SSE_KEEPALIVE_SECONDS: '15',
-      FEED_POLL_MS: '2000',
+      FEED_POLL_SECONDS: '2',
       WEBHOOK_MAX_ENDPOINTS_PER_PLAYER: '3',
       WEBHOOK_RETRY_SCHEDULE: '1,2,3',
       WEBHOOK_TIMEOUT_SECONDS: '2',
-      WEBHOOK_DISABLE_AFTER_HOURS: '24',
+      WEBHOOK_DISABLE_AFTER_SECONDS: '86400',
       WEBHOOK_SWEEP_SECONDS: '5',
-      WEBHOOK_ALLOW_HTTP_LOOPBACK: 'on',
+      WEBHOOK_ALLOW_HTTP_LOOPBACK: 'true',
       EXPORT_MAX_PER_IP: '6',
       EXPORT_MAX_PER_PLAYER: '3',
       EXPORT_IDLE_SECONDS: '15',
       EXPORT_PAGE_SIZE: '25',
-    });
+      AUTH_CACHE_SECONDS: '30',
+      GAME_CACHE: 'false',
+      INTROSPECTION: 'false',
+    };
+    expect(SETTINGS.map((s) => s.meta.variable).filter((v) => !(v in env)), 'a setting this test does not set').toEqual([]);
+    const { config, warnings } = readConfig(env);
+    expect(warnings).toEqual([]);
     expect(config).toEqual({
       nodeEnv: 'production',
       host: '127.0.0.1',
@@ -91,8 +97,8 @@ describe('loadConfig', () => {
       graphiql: true,
       apiDocs: false,
       introspection: false,
-      authCacheSeconds: 10,
-      gameCache: true,
+      authCacheSeconds: 30,
+      gameCache: false,
       botThreads: 3,
       metricsToken: 'scrape-me-please-1234',
       quotas: { tokensPerPlayer: 3, openLobbiesPerPlayer: 2, activeBotGamesPerPlayer: 4 },
@@ -152,7 +158,7 @@ describe('loadConfig', () => {
 
   it('turns developer tools and CORS off in production unless asked for', () => {
     expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ graphiql: false, apiDocs: false, introspection: false, corsOrigins: [] });
-    expect(loadConfig({ NODE_ENV: 'production', GRAPHIQL: 'on', API_DOCS: 'on', INTROSPECTION: 'on' })).toMatchObject({
+    expect(loadConfig({ NODE_ENV: 'production', GRAPHIQL: 'true', API_DOCS: 'true', INTROSPECTION: 'true' })).toMatchObject({
       graphiql: true,
       apiDocs: true,
       introspection: true,
@@ -187,7 +193,7 @@ describe('loadConfig', () => {
     expect(loadConfig({}).workers).toBe(1);
     expect(loadConfig({ WORKERS: '2', REDIS_URL: 'redis://127.0.0.1:6379' })).toMatchObject({ workers: 2, gameCache: true });
     expect(() => loadConfig({ WORKERS: '2' })).toThrow(/WORKERS=2 needs REDIS_URL/);
-    expect(() => loadConfig({ WORKERS: '0' })).toThrow(/WORKERS must be a whole number from 1 to 64/);
+    expect(() => loadConfig({ WORKERS: '0' })).toThrow(/WORKERS: expected a whole number from 1 to 64, got "0"/);
   });
 
   it('lets tests shorten move clocks, never below a second', () => {
@@ -230,7 +236,68 @@ describe('loadConfig', () => {
     expect(problems.join('\n')).toMatch(/LOG_LEVEL.*loud/);
     expect(problems.join('\n')).toMatch(/REDIS_URL/);
     expect(problems.join('\n')).toMatch(/DATABASE_POOL_SIZE/);
-    expect(problems.join('\n')).toMatch(/JOB_WORKER.*on, off.*maybe/);
+    expect(problems.join('\n')).toMatch(/JOB_WORKER: expected true or false, got "maybe"/);
     expect(problems.join('\n')).toMatch(/JOB_CONCURRENCY.*1 to 64/);
+  });
+
+  it('names the variable, what it expected and what it got', () => {
+    expect(() => loadConfig({ WEBHOOK_TIMEOUT_SECONDS: 'x' })).toThrow('WEBHOOK_TIMEOUT_SECONDS: expected a number of seconds from 1 to 60 (at most 3 decimals), got "x"');
+    expect(() => loadConfig({ JOB_POLL_SECONDS: '0.0001' })).toThrow(/JOB_POLL_SECONDS: .*, got "0.0001"/);
+  });
+
+  it('writes every duration in seconds, to the millisecond', () => {
+    expect(loadConfig({ JOB_POLL_SECONDS: '0.25', JOB_BATCH_DELAY_SECONDS: '0.001', FEED_POLL_SECONDS: '1.5' })).toMatchObject({
+      jobs: { pollMs: 250, batchDelayMs: 1 },
+      streams: { feedPollMs: 1500 },
+    });
+    expect(loadConfig({ WEBHOOK_DISABLE_AFTER_SECONDS: '7200' }).webhooks.disableAfterMs).toBe(7_200_000);
+  });
+
+  it('still reads the old spellings, with one warning each naming the new one', () => {
+    const { config, warnings } = readConfig({
+      JOB_POLL_MS: '500',
+      BOT_JOB_GRACE_MS: '250',
+      FEED_POLL_MS: '2000',
+      WEBHOOK_DISABLE_AFTER_HOURS: '24',
+      GAME_CACHE: 'off',
+      JOB_WORKER: 'on',
+      WEBHOOK_ALLOW_HTTP_LOOPBACK: 'on',
+    });
+    expect(config).toMatchObject({
+      jobs: { pollMs: 500, botGraceMs: 250, worker: true },
+      streams: { feedPollMs: 2000 },
+      webhooks: { disableAfterMs: 24 * 3_600_000, allowHttpLoopback: true },
+      gameCache: false,
+    });
+    expect(warnings.map((w) => w.variable).sort()).toEqual(
+      ['BOT_JOB_GRACE_MS', 'FEED_POLL_MS', 'GAME_CACHE', 'JOB_POLL_MS', 'JOB_WORKER', 'WEBHOOK_ALLOW_HTTP_LOOPBACK', 'WEBHOOK_DISABLE_AFTER_HOURS'],
+    );
+    const said = warnings.map((w) => w.message).join('\n');
+    expect(said).toContain('write JOB_POLL_SECONDS=0.5 instead of JOB_POLL_MS=500');
+    expect(said).toContain('write WEBHOOK_DISABLE_AFTER_SECONDS=86400 instead of WEBHOOK_DISABLE_AFTER_HOURS=24');
+    expect(said).toContain('GAME_CACHE=off is an old spelling: write GAME_CACHE=false');
+    expect(readConfig({ GAME_CACHE: 'false', JOB_POLL_SECONDS: '1' }).warnings).toEqual([]);
+  });
+
+  it('prefers the new spelling when both are set, and says the old one is ignored', () => {
+    const { config, warnings } = readConfig({ JOB_POLL_SECONDS: '2', JOB_POLL_MS: '500' });
+    expect(config.jobs.pollMs).toBe(2000);
+    expect(warnings).toEqual([{ variable: 'JOB_POLL_MS', message: 'JOB_POLL_MS is ignored: JOB_POLL_SECONDS, its new spelling, is set' }]);
+  });
+
+  it('names the old variable when its value is bad, in its own unit or once read in seconds', () => {
+    expect(() => loadConfig({ JOB_POLL_MS: 'soon' })).toThrow('JOB_POLL_MS: expected a whole number of milliseconds, got "soon" (its new spelling is JOB_POLL_SECONDS, in seconds)');
+    expect(() => loadConfig({ JOB_POLL_MS: '50' })).toThrow(/JOB_POLL_MS \(read as JOB_POLL_SECONDS=0.05\): expected a number of seconds from 0.1 to 60.*, got "50"/);
+    expect(() => loadConfig({ GAME_CACHE: 'yes' })).toThrow('GAME_CACHE: expected true or false, got "yes"');
+  });
+
+  it('has one variable per setting, each described, its default one of its own values', () => {
+    const names = SETTINGS.flatMap((s) => [s.meta.variable, ...(s.meta.replaces ? [s.meta.replaces.variable] : [])]);
+    expect(new Set(names).size).toBe(names.length);
+    for (const { meta } of SETTINGS) {
+      expect(meta.description, meta.variable).not.toBe('');
+      expect(meta.default ?? meta.defaultText, `${meta.variable}: a default or what stands for one`).toBeDefined();
+      if (meta.default !== undefined) expect(() => loadConfig({ [meta.variable]: meta.default }), meta.variable).not.toThrow();
+    }
   });
 });

@@ -1,0 +1,449 @@
+import { availableParallelism } from 'node:os';
+import { z } from 'zod';
+import {
+  flag,
+  oneOf,
+  origins,
+  pattern,
+  secondsAsMs,
+  seconds,
+  secondsList,
+  secret,
+  text,
+  trustProxy,
+  url,
+  whole,
+  type SettingKind,
+} from './setting-kinds.js';
+
+// Every setting of the server, once: its variable, its kind of value, its default and what it
+// does. The AppConfig type, the loader's checks and messages, and docs/configuration.md
+// (`npm run docs:config`) all come from this schema.
+
+/** Where docs/configuration.md lists a setting: an operator's first, then the tuning by subject. */
+export const SECTIONS = {
+  operator: 'Operator settings',
+  server: 'Server',
+  limits: 'Limits per player and per address',
+  live: 'Live connections (graphql-ws and server-sent events)',
+  graphql: 'GraphQL requests',
+  jobs: 'Jobs, clocks and bots',
+  exports: 'Imports and exports',
+  webhooks: 'Webhooks',
+  devtools: 'Developer tools',
+} as const;
+
+/** A variable the setting had before, read (with a warning at start) when the new one is unset. */
+export interface OldVariable {
+  variable: string;
+  /** Its value in the new spelling, or undefined when it is not a value of the old one. */
+  respell: (raw: string) => string | undefined;
+  /** What its value was, for the message when it is not one: "a whole number of milliseconds". */
+  expected: string;
+}
+
+export interface SettingMeta {
+  variable: string;
+  section: keyof typeof SECTIONS;
+  description: string;
+  /** Written as the variable would be, and read like it; absent, the setting is unset or derived. */
+  default?: string;
+  /** The default as documented when `default` is absent (`5 × RATE_LIMIT_PER_MINUTE`). */
+  defaultText?: string;
+  values: string;
+  respell?: (raw: string) => string | undefined;
+  replaces?: OldVariable;
+}
+
+export const settingRegistry = z.registry<SettingMeta>();
+
+type Described = Omit<SettingMeta, 'values' | 'respell' | 'default'>;
+
+/** A setting with a default: its value is always there. */
+function setting<T>(kind: SettingKind<T>, defaultValue: string, meta: Described) {
+  return kind.schema.register(settingRegistry, { ...meta, default: defaultValue, values: kind.values, respell: kind.respell });
+}
+
+/** A setting without a default of its own: unset, or derived from others (`defaultText` says how). */
+function optional<T>(kind: SettingKind<T>, meta: Described & { defaultText: string }) {
+  return kind.schema.optional().register(settingRegistry, { ...meta, values: kind.values, respell: kind.respell });
+}
+
+const fromMilliseconds = (variable: string): OldVariable => ({
+  variable,
+  expected: 'a whole number of milliseconds',
+  respell: (raw) => (/^\d+$/.test(raw) ? String(Number(raw) / 1000) : undefined),
+});
+
+const fromHours = (variable: string): OldVariable => ({
+  variable,
+  expected: 'a whole number of hours',
+  respell: (raw) => (/^\d+$/.test(raw) ? String(Number(raw) * 3600) : undefined),
+});
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const NODE_ENVS = ['development', 'production', 'test'] as const;
+
+/** Outside production, pages served from any port of this machine may call the API. */
+export const LOCAL_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'];
+
+// Defaults that others' defaults are made from.
+const RATE_LIMIT_PER_MINUTE = 600;
+const WS_MAX_SOCKETS_PER_PLAYER = 5;
+
+export const settingsSchema = z.object({
+  nodeEnv: setting(oneOf(NODE_ENVS), 'development', {
+    variable: 'NODE_ENV',
+    section: 'operator',
+    description: '`production` turns GraphiQL, the API docs and introspection off and allows no CORS origin, unless their settings say otherwise; `test` is for the test suite',
+  }),
+  host: setting(text(), '0.0.0.0', { variable: 'HOST', section: 'operator', description: 'the address the server listens on' }),
+  port: setting(whole(0, 65535), '3000', { variable: 'PORT', section: 'operator', description: 'the port the server listens on' }),
+  databaseUrl: optional(url(['postgresql:', 'postgres:']), {
+    variable: 'DATABASE_URL',
+    section: 'operator',
+    defaultText: 'unset: an embedded PostgreSQL',
+    description: 'the PostgreSQL database to use (`postgresql://user:pass@host:5432/db`); unset, the server starts its own, keeping its data in `DATA_DIR`',
+  }),
+  dataDir: setting(text(), '.data', {
+    variable: 'DATA_DIR',
+    section: 'operator',
+    description: 'where the embedded PostgreSQL keeps its data (`DATA_DIR/postgres`), when `DATABASE_URL` is unset',
+  }),
+  databasePoolSize: setting(whole(1, 200), '10', {
+    variable: 'DATABASE_POOL_SIZE',
+    section: 'operator',
+    description: "connections per server process in each of its two pools: the move path's (Postgres.js) and everything else's (Prisma)",
+  }),
+  redisUrl: optional(url(['redis:', 'rediss:']), {
+    variable: 'REDIS_URL',
+    section: 'operator',
+    defaultText: 'unset',
+    description: 'Redis, for several instances or `WORKERS` > 1: rate limits are counted there, and instances tell each other of moves, feed events and revoked tokens over its pub/sub',
+  }),
+  workers: setting(whole(1, 64), '1', {
+    variable: 'WORKERS',
+    section: 'operator',
+    description: "server processes on this machine sharing the port (Node's cluster module); the embedded PostgreSQL and the migrations run once. More than one needs `REDIS_URL`",
+  }),
+  logLevel: setting(oneOf(LOG_LEVELS), 'info', { variable: 'LOG_LEVEL', section: 'operator', description: 'logs are JSON lines (pino) on standard output' }),
+  trustProxy: setting(trustProxy(), 'off', {
+    variable: 'TRUST_PROXY',
+    section: 'operator',
+    description:
+      "Express `trust proxy`, for a server behind a reverse proxy: only then is `X-Forwarded-For` believed for the client's address. Never set it when clients reach the server directly: they could claim any address",
+  }),
+  corsOrigins: optional(origins(), {
+    variable: 'CORS_ORIGINS',
+    section: 'operator',
+    defaultText: `production: none; else \`${LOCAL_ORIGINS.join(',')}\``,
+    description: 'browser origins allowed to call the API (`:*` allows any port)',
+  }),
+  metricsToken: optional(secret(16), {
+    variable: 'METRICS_TOKEN',
+    section: 'operator',
+    defaultText: 'unset: no `/metrics`',
+    description: '`/metrics` answers Prometheus with this secret as a bearer token (16 or more printable characters)',
+  }),
+  redisPrefix: setting(pattern(/^[\w:.-]{1,64}$/, '1 to 64 letters, digits, or _ : . -'), 'mizerka:', {
+    variable: 'REDIS_PREFIX',
+    section: 'server',
+    description: 'put before every Redis key and pub/sub channel, so that several deployments can share one Redis',
+  }),
+  authCacheSeconds: setting(seconds(0, 3600), '10', {
+    variable: 'AUTH_CACHE_SECONDS',
+    section: 'server',
+    description:
+      'how long an instance trusts a token it has checked; a revoke acts at once on every instance through Redis, and should that notice be lost, within this time. `0` checks every request',
+  }),
+  gameCache: setting(flag(), 'true', {
+    variable: 'GAME_CACHE',
+    section: 'server',
+    description:
+      "keep each game's latest state in memory, saving a read per move; with several instances the write's version check catches a stale entry and the move is decided again on a fresh read",
+  }),
+  botThreads: optional(whole(1, 64), {
+    variable: 'BOT_THREADS',
+    section: 'server',
+    defaultText: 'cores − 1, at least 1',
+    description: 'worker threads the server bots think on, so the event loop stays free for requests',
+  }),
+  rateLimitPerMinute: setting(whole(1, 1_000_000), String(RATE_LIMIT_PER_MINUTE), {
+    variable: 'RATE_LIMIT_PER_MINUTE',
+    section: 'limits',
+    description: 'requests per minute per client (the player, else the IP address) on REST and GraphQL; a GraphQL request costs one per root field',
+  }),
+  addressLimits: z.object({
+    requestsPerMinute: optional(whole(1, 10_000_000), {
+      variable: 'RATE_LIMIT_PER_IP_PER_MINUTE',
+      section: 'limits',
+      defaultText: `5 × \`RATE_LIMIT_PER_MINUTE\` (${5 * RATE_LIMIT_PER_MINUTE})`,
+      description: "requests per minute from one IP address (IPv6: its /64), its players' and anonymous ones together",
+    }),
+    registrationsPerHour: setting(whole(1, 1_000_000), '5', {
+      variable: 'REGISTRATIONS_PER_IP_PER_HOUR',
+      section: 'limits',
+      description: 'players registered from one IP address per hour',
+    }),
+    liveConnections: optional(whole(1, 100_000), {
+      variable: 'WS_MAX_SOCKETS_PER_IP',
+      section: 'limits',
+      defaultText: `5 × \`WS_MAX_SOCKETS_PER_PLAYER\` (${5 * WS_MAX_SOCKETS_PER_PLAYER})`,
+      description: '`graphql-ws` sockets and SSE streams open at once from one IP address on an instance, whatever players hold them',
+    }),
+  }),
+  quotas: z.object({
+    tokensPerPlayer: setting(whole(1, 10_000), '20', {
+      variable: 'MAX_TOKENS_PER_PLAYER',
+      section: 'limits',
+      description: 'usable (neither revoked nor expired) API tokens a player may hold',
+    }),
+    openLobbiesPerPlayer: setting(whole(1, 10_000), '5', {
+      variable: 'MAX_OPEN_LOBBIES_PER_PLAYER',
+      section: 'limits',
+      description: 'open lobbies a player may sit in at once, hosting or joined',
+    }),
+    activeBotGamesPerPlayer: setting(whole(1, 10_000), '5', {
+      variable: 'MAX_ACTIVE_BOT_GAMES_PER_PLAYER',
+      section: 'limits',
+      description: "active games against server bots a player may sit in at once (each costs the server's CPU)",
+    }),
+  }),
+  imports: z.object({
+    perPlayerPerHour: setting(whole(1, 100_000), '30', {
+      variable: 'IMPORTS_PER_PLAYER_PER_HOUR',
+      section: 'exports',
+      description: 'game records a player may import an hour (the same record again, answered with its game, counts too)',
+    }),
+    maxDeals: setting(whole(1, 100_000), '600', {
+      variable: 'IMPORT_MAX_DEALS',
+      section: 'exports',
+      description: 'deals an imported record may have: far more than any game played to its target has',
+    }),
+    threads: setting(whole(0, 16), '1', {
+      variable: 'IMPORT_THREADS',
+      section: 'exports',
+      description: 'worker threads that replay imported records off the event loop (`0`: on it; the tests of the source run so)',
+    }),
+  }),
+  live: z.object({
+    socketsPerPlayer: setting(whole(1, 10_000), String(WS_MAX_SOCKETS_PER_PLAYER), {
+      variable: 'WS_MAX_SOCKETS_PER_PLAYER',
+      section: 'live',
+      description: 'authenticated `graphql-ws` sockets per player on an instance',
+    }),
+    subscriptionsPerSocket: setting(whole(1, 10_000), '20', {
+      variable: 'WS_MAX_SUBSCRIPTIONS_PER_SOCKET',
+      section: 'live',
+      description: 'subscriptions running at once on one socket',
+    }),
+    subscriptionsPerPlayer: setting(whole(1, 100_000), '50', {
+      variable: 'WS_MAX_SUBSCRIPTIONS_PER_PLAYER',
+      section: 'live',
+      description: "subscriptions running at once over all of a player's sockets on an instance",
+    }),
+    maxMessageBytes: setting(whole(1024, 16 * 1024 * 1024), '65536', {
+      variable: 'WS_MAX_MESSAGE_BYTES',
+      section: 'live',
+      description: 'the largest WebSocket message accepted, in bytes; a larger one closes the socket (1009)',
+    }),
+    idleSeconds: setting(seconds(0, 86_400), '300', {
+      variable: 'WS_IDLE_SECONDS',
+      section: 'live',
+      description: 'a socket with no subscription for this long is closed (4408); `0`: never',
+    }),
+  }),
+  graphqlLimits: z.object({
+    maxDepth: setting(whole(2, 100), '8', { variable: 'GRAPHQL_MAX_DEPTH', section: 'graphql', description: 'nesting of a selection (fragments do not count as a level)' }),
+    maxAliases: setting(whole(0, 1000), '10', {
+      variable: 'GRAPHQL_MAX_ALIASES',
+      section: 'graphql',
+      description: 'aliased fields in one operation: each alias is one more run of its resolver',
+    }),
+    maxDirectives: setting(whole(0, 1000), '10', { variable: 'GRAPHQL_MAX_DIRECTIVES', section: 'graphql', description: 'directives in one operation' }),
+    maxTokens: setting(whole(100, 100_000), '1000', {
+      variable: 'GRAPHQL_MAX_TOKENS',
+      section: 'graphql',
+      description: 'lexical tokens of the query text, counted while parsing (so text nested thousands deep stops early)',
+    }),
+    maxCost: setting(whole(100, 10_000_000), '20000', {
+      variable: 'GRAPHQL_MAX_COST',
+      section: 'graphql',
+      description: "graphql-armor's cost of an operation: 1 a scalar, 2 an object, a child level ×1.5, a list field × its page size",
+    }),
+    maxResponseBytes: setting(whole(1024, 1024 * 1024 * 1024), '2097152', {
+      variable: 'GRAPHQL_MAX_RESPONSE_BYTES',
+      section: 'graphql',
+      description: 'the largest GraphQL response body over HTTP, in bytes',
+    }),
+  }),
+  jobs: z.object({
+    worker: setting(flag(), 'true', {
+      variable: 'JOB_WORKER',
+      section: 'jobs',
+      description: '`false`: this instance writes outbox entries but neither relays them nor works jobs (another instance does; nothing is lost)',
+    }),
+    concurrency: setting(whole(1, 64), '4', { variable: 'JOB_CONCURRENCY', section: 'jobs', description: 'jobs worked at once by this instance' }),
+    pollMs: setting(secondsAsMs(0.1, 60), '1', {
+      variable: 'JOB_POLL_SECONDS',
+      section: 'jobs',
+      description: 'how often an instance sweeps the outbox and looks for jobs that are due (new jobs are announced at once)',
+      replaces: fromMilliseconds('JOB_POLL_MS'),
+    }),
+    batch: setting(whole(1, 1000), '32', { variable: 'JOB_BATCH', section: 'jobs', description: 'jobs fetched (and locked) at once; `1` fetches one by one' }),
+    batchDelayMs: setting(secondsAsMs(0, 10), '0.02', {
+      variable: 'JOB_BATCH_DELAY_SECONDS',
+      section: 'jobs',
+      description: 'how long a finished job waits to be marked done together with others',
+      replaces: fromMilliseconds('JOB_BATCH_DELAY_MS'),
+    }),
+    relayDelayMs: setting(secondsAsMs(0, 10), '0.05', {
+      variable: 'JOB_RELAY_DELAY_SECONDS',
+      section: 'jobs',
+      description: "how long after a commit its outbox entries wait to be relayed with others' (a relay due on a quiet server begins at once)",
+      replaces: fromMilliseconds('JOB_RELAY_DELAY_MS'),
+    }),
+    botGraceMs: setting(secondsAsMs(0, 600), '2', {
+      variable: 'BOT_JOB_GRACE_SECONDS',
+      section: 'jobs',
+      description: "how long a server bot's durable job waits before it plays the turn: the committing instance plays it at once, the job is there for a crash",
+      replaces: fromMilliseconds('BOT_JOB_GRACE_MS'),
+    }),
+  }),
+  clocks: z.object({
+    minMoveSeconds: setting(seconds(1, 86_400), '60', {
+      variable: 'MIN_MOVE_SECONDS',
+      section: 'jobs',
+      description: "the shortest time per move a lobby's move clock may have (the longest is 14 days); tests and benchmarks lower it",
+    }),
+    warningPercent: setting(whole(0, 90), '25', {
+      variable: 'DEADLINE_WARNING_PERCENT',
+      section: 'jobs',
+      description: "a `deadlineNear` event goes to the player to move when this share (%) of the turn's time is left; `0`: none",
+    }),
+  }),
+  streams: z.object({
+    keepAliveMs: setting(secondsAsMs(1, 3600), '20', {
+      variable: 'SSE_KEEPALIVE_SECONDS',
+      section: 'live',
+      description: 'how often an idle server-sent event stream gets a `: keep-alive` comment line, so proxies and clients see it alive',
+    }),
+    feedPollMs: setting(secondsAsMs(0.1, 600), '5', {
+      variable: 'FEED_POLL_SECONDS',
+      section: 'live',
+      description: "how often a player's feed follower re-reads without a notice (a lost notice costs only this much latency)",
+      replaces: fromMilliseconds('FEED_POLL_MS'),
+    }),
+  }),
+  exports: z.object({
+    perIp: setting(whole(1, 10_000), '4', {
+      variable: 'EXPORT_MAX_PER_IP',
+      section: 'exports',
+      description: 'NDJSON exports (`GET /players/{name}/games/export`) open at once from one client address (IPv6: its /64) on an instance',
+    }),
+    perPlayer: setting(whole(1, 10_000), '2', {
+      variable: 'EXPORT_MAX_PER_PLAYER',
+      section: 'exports',
+      description: 'exports open at once by one signed-in caller, from any address, on an instance',
+    }),
+    idleMs: setting(secondsAsMs(1, 3600), '30', {
+      variable: 'EXPORT_IDLE_SECONDS',
+      section: 'exports',
+      description: 'an export whose client takes nothing for this long is cut off',
+    }),
+    pageSize: setting(whole(1, 1000), '50', {
+      variable: 'EXPORT_PAGE_SIZE',
+      section: 'exports',
+      description: 'records an export reads from the database at a time; the connection goes back to the pool before they are written',
+    }),
+  }),
+  webhooks: z.object({
+    endpointsPerPlayer: setting(whole(1, 1000), '10', {
+      variable: 'WEBHOOK_MAX_ENDPOINTS_PER_PLAYER',
+      section: 'webhooks',
+      description: 'webhook endpoints a player may hold',
+    }),
+    // 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 27.6 hours, as Standard Webhooks suggests.
+    retrySchedule: setting(secondsList(20, 1, 604_800), '5,300,1800,7200,18000,36000,36000', {
+      variable: 'WEBHOOK_RETRY_SCHEDULE',
+      section: 'webhooks',
+      description: 'seconds before each retry of a failed delivery; after the last it is `failed`',
+    }),
+    timeoutMs: setting(secondsAsMs(1, 60), '5', {
+      variable: 'WEBHOOK_TIMEOUT_SECONDS',
+      section: 'webhooks',
+      description: 'the whole of one delivery attempt (DNS, connection, request, answer)',
+    }),
+    disableAfterMs: setting(secondsAsMs(3600, 31_536_000), '432000', {
+      variable: 'WEBHOOK_DISABLE_AFTER_SECONDS',
+      section: 'webhooks',
+      description: 'an endpoint whose deliveries have all failed for this long (default: 5 days) is disabled',
+      replaces: fromHours('WEBHOOK_DISABLE_AFTER_HOURS'),
+    }),
+    sweepMs: setting(secondsAsMs(1, 3600), '10', {
+      variable: 'WEBHOOK_SWEEP_SECONDS',
+      section: 'webhooks',
+      description: 'how often every endpoint is checked for feed events not yet fanned out (new ones on this instance go out at once)',
+    }),
+    allowHttpLoopback: setting(flag(), 'false', {
+      variable: 'WEBHOOK_ALLOW_HTTP_LOOPBACK',
+      section: 'operator',
+      description: 'local development and tests only: webhooks may use `http:` and loopback addresses (127.0.0.0/8, ::1). Never in production',
+    }),
+  }),
+  graphiql: optional(flag(), {
+    variable: 'GRAPHIQL',
+    section: 'devtools',
+    defaultText: '`true`; `false` in production',
+    description: 'the GraphiQL page at `GET /graphql`',
+  }),
+  apiDocs: optional(flag(), {
+    variable: 'API_DOCS',
+    section: 'devtools',
+    defaultText: '`true`; `false` in production',
+    description: 'Swagger UI and the OpenAPI document under `/api/docs`',
+  }),
+  introspection: optional(flag(), {
+    variable: 'INTROSPECTION',
+    section: 'devtools',
+    defaultText: '`true`; `false` in production',
+    description: 'GraphQL introspection queries (GraphiQL needs them)',
+  }),
+});
+
+type Settings = z.output<typeof settingsSchema>;
+
+/** What the variables leave to others: defaults that depend on other settings, unset as null. */
+function derive(s: Settings, ctx: z.core.$RefinementCtx<Settings>) {
+  const production = s.nodeEnv === 'production';
+  // Processes of one machine tell each other of moves and revokes over Redis; without it a
+  // subscriber on one process would hear of another's moves only at its next re-read.
+  if (s.workers > 1 && s.redisUrl === undefined) {
+    ctx.issues.push({
+      code: 'custom',
+      message: `WORKERS=${s.workers} needs REDIS_URL: the processes tell each other of moves and revoked tokens through Redis`,
+      input: s.workers,
+    });
+  }
+  return {
+    ...s,
+    databaseUrl: s.databaseUrl ?? null,
+    redisUrl: s.redisUrl ?? null,
+    metricsToken: s.metricsToken ?? null,
+    // An address's budgets default to a few players' worth: a household or an office behind one NAT.
+    addressLimits: {
+      requestsPerMinute: s.addressLimits.requestsPerMinute ?? Math.min(5 * s.rateLimitPerMinute, 10_000_000),
+      registrationsPerHour: s.addressLimits.registrationsPerHour,
+      liveConnections: s.addressLimits.liveConnections ?? 5 * s.live.socketsPerPlayer,
+    },
+    corsOrigins: s.corsOrigins ?? (production ? [] : LOCAL_ORIGINS),
+    // Developer tools are on outside production, off in production unless asked for.
+    graphiql: s.graphiql ?? !production,
+    apiDocs: s.apiDocs ?? !production,
+    introspection: s.introspection ?? !production,
+    // One core left to the event loop (and PostgreSQL).
+    botThreads: s.botThreads ?? Math.max(1, availableParallelism() - 1),
+  };
+}
+
+export const appConfigSchema = settingsSchema.transform(derive);
