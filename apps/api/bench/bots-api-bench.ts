@@ -40,7 +40,7 @@ One scripted person and two server bots through the API: the person's wait per t
   --games N          games played in all (default 1)
   --at-once N        games played at the same time, each by its own person (default 1)
   --poll-ms MS       how often the person looks for their turn (default 5)
-  --relay-delay-ms MS  the server's JOB_RELAY_DELAY_MS (default: the server's own, 50)
+  --relay-delay-ms MS  the server's JOB_RELAY_DELAY_SECONDS × 1000 (default: the server's own, 50)
   --seed S           the person's choices (default 1)
   -h, --help         print this and exit
 `;
@@ -163,7 +163,7 @@ async function main() {
   stopOnSignals();
   const database = await startDatabase();
   const env: Record<string, string> = { METRICS_TOKEN };
-  if (relayDelayMs !== null) env.JOB_RELAY_DELAY_MS = String(relayDelayMs);
+  if (relayDelayMs !== null) env.JOB_RELAY_DELAY_SECONDS = String(relayDelayMs / 1000);
   const server = await startServer(database.url, { inProcess: false, cpuProfDir: null, serverNodeArgs: [], env });
   log(`server at ${server.url}: ${server.mode}`);
   const client = httpTransport(server.url, { sockets: 4 });

@@ -32,7 +32,7 @@ Timed games through the API, nobody moving: how late the server's time-outs are 
   --lead S             seconds between the estimated end of making games and the first deadline (default 10)
   --grace S            seconds to wait after the last deadline before a game counts as missed (default 30)
   --concurrency N      games made at once (default 32)
-  --job-poll-ms MS     the server's JOB_POLL_MS (default: the server's own, 1000)
+  --job-poll-ms MS     the server's JOB_POLL_SECONDS × 1000 (default: the server's own, 1000)
   -h, --help           print this and exit
 `;
 
@@ -143,7 +143,7 @@ async function main() {
   const database = await startDatabase();
   const settings = await postgresSettings(database.url);
   const env: Record<string, string> = { MIN_MOVE_SECONDS: '1' };
-  if (jobPollMs !== null) env.JOB_POLL_MS = String(jobPollMs);
+  if (jobPollMs !== null) env.JOB_POLL_SECONDS = String(jobPollMs / 1000);
   const server = await startServer(database.url, { inProcess: false, cpuProfDir: null, serverNodeArgs: [], env });
   log(`server at ${server.url}: ${server.mode}`);
   const client = httpTransport(server.url, { sockets: concurrency + 8 });
@@ -246,7 +246,7 @@ async function main() {
   const out = [
     '',
     `Mizerka move-clock benchmark — ${new Date(started).toISOString()}`,
-    `server:   ${server.mode}; MIN_MOVE_SECONDS=1, JOB_POLL_MS=${jobPollMs ?? 'default (1000)'}`,
+    `server:   ${server.mode}; MIN_MOVE_SECONDS=1, JOB_POLL_SECONDS=${jobPollMs === null ? 'default (1)' : jobPollMs / 1000}`,
     `database: ${database.description}`,
     `postgres: ${Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(' ')}`,
     `games:    ${games} ${preset}, policy ${policy}, bank 0; made in ${fmt(makeSeconds, 1)} s (${fmt(games / makeSeconds, 0)}/s) after ${warmupGames} with 1-hour clocks (${fmt(warmupRate, 0)}/s)`,

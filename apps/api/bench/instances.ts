@@ -151,7 +151,7 @@ interface Running {
 async function startInstances(databaseUrl: string, count: number, env: Record<string, string>, jobWorker: 'all' | 'first' = 'all'): Promise<Running> {
   const servers = await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      startServer(databaseUrl, { inProcess: false, cpuProfDir: null, serverNodeArgs: [], env: { ...env, ...(jobWorker === 'first' && i > 0 ? { JOB_WORKER: 'off' } : {}) } }),
+      startServer(databaseUrl, { inProcess: false, cpuProfDir: null, serverNodeArgs: [], env: { ...env, ...(jobWorker === 'first' && i > 0 ? { JOB_WORKER: 'false' } : {}) } }),
     ),
   );
   return {
@@ -313,7 +313,7 @@ export async function runInstances(options: Options): Promise<void> {
     REGISTRATIONS_PER_IP_PER_HOUR: '1000000',
     WS_MAX_SOCKETS_PER_IP: '100000',
     REDIS_URL: redisUrl,
-    GAME_CACHE: cache,
+    GAME_CACHE: cache === 'on' ? 'true' : 'false',
     ...(subscribers ? { WS_MAX_SOCKETS_PER_PLAYER: '10000', WS_MAX_SUBSCRIPTIONS_PER_PLAYER: '100000', WS_MAX_SUBSCRIPTIONS_PER_SOCKET: '100' } : {}),
   });
   const start = (mode: Mode, subscribers: boolean) =>
