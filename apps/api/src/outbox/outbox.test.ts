@@ -183,6 +183,19 @@ describe('outbox entries', () => {
 });
 
 describe('the outbox consumer', () => {
+  it('finds the consumers marked @OutboxConsumer at boot, each once, and refuses a second of one id', () => {
+    const outbox = queuing.app.get(Outbox);
+    expect([...outbox.consumerIds].sort()).toEqual([
+      'gameFinished.clocks',
+      'gameFinished.ratings',
+      'gameFinished.records',
+      'gameFinished.stats',
+      'turnBegan.bots',
+      'turnBegan.clocks',
+    ]);
+    expect(() => outbox.consume('gameFinished', 'ratings', async () => undefined)).toThrow(/declared twice/);
+  });
+
   it('works what was committed while no worker ran (a crash between commit and work loses nothing)', async () => {
     const seated = await players(queuing, 3, 'obc');
     const gameId = await startGame(queuing, seated, 'short', {}, TIMED);
