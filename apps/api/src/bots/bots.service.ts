@@ -38,8 +38,8 @@ interface BotJob {
  * Server bots: players of kind bot with a level, seated by a lobby's host, that move through the
  * same door as people (MovesService, with the version guard). A write that makes it a bot's turn
  * queues `turnBegan` in its own statement; this consumer then keeps one job per game in the job
- * queue, keyed by the game (JobQueue.keepPerGame), for the turn as it is now (read under a per-game lock, so a late or
- * repeated batch never sets an older turn over a newer one). The job reads the game again and
+ * queue, keyed by the game (JobQueue.keepPerGame), for the turn as it is now (read under a
+ * per-game lock, so a late or repeated batch never sets an older turn over a newer one). The job reads the game again and
  * moves only if that turn is still on: it survives a restart, runs on one instance, and a second
  * run of it finds the version moved and does nothing. The seed comes from the game and the turn,
  * so a run after a crash picks the same move.

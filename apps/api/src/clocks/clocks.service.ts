@@ -18,13 +18,13 @@ export const WARNING_TASK = 'game.clockWarning';
 /**
  * Move clocks. A move's own statement stores the next turn's deadline in the game row; the
  * outbox's `turnBegan` then reaches this consumer, which keeps one durable job per game in the
- * job queue, keyed by the game (JobQueue.keepPerGame), due at that deadline (and one for the "deadline near" warning).
- * The queue fires it once across all instances, and at once on start-up when it fell due while
- * no server ran. Scheduling reads the deadline from the game row under a per-game lock, so a late
- * or repeated consumer never sets an older deadline over a newer one; and a job that fires reads
- * the game again and acts only on a turn whose deadline has passed, through the same move path as
- * a person (a person's move that commits first wins the version race; the clock's then does
- * nothing).
+ * job queue, keyed by the game (JobQueue.keepPerGame), due at that deadline (and one for the
+ * "deadline near" warning). The queue fires it once across all instances, and at once on
+ * start-up when it fell due while no server ran. Scheduling reads the deadline from the game row
+ * under a per-game lock, so a late or repeated consumer never sets an older deadline over a newer
+ * one; and a job that fires reads the game again and acts only on a turn whose deadline has
+ * passed, through the same move path as a person (a person's move that commits first wins the
+ * version race; the clock's then does nothing).
  */
 @Injectable()
 export class ClocksService implements OnModuleInit {
