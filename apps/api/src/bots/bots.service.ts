@@ -1,18 +1,18 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { currentPlayer, dealIndex, timeOutMove, view, type Move } from '@mizerka/rules';
+import { currentPlayer, timeOutMove, view, type Move } from '@mizerka/rules';
 import { BOT_LEVELS, type BotLevel } from '@mizerka/bots';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app-config.js';
 import { badInput, DomainError } from '../common/errors.js';
-import { JOB_QUEUE_SCHEMA } from '../database/job-queue.js';
 import { GameStore } from '../games/index.js';
 import { botThinkSeconds } from '../metrics/metrics.js';
 import { LobbiesService } from '../lobbies/lobbies.service.js';
 import type { Lobby } from '../lobbies/models/lobby.model.js';
-import { botInputOf, botSeed } from '../moves/bot-move.js';
-import type { SeatlessMove } from '../moves/move-input.js';
+import { botTurnOf, moveForSeat } from '../moves/bot-move.js';
 import { MovesService } from '../moves/moves.service.js';
 import type { OutboxEntry } from '../outbox/outbox-entries.js';
+import { JobQueue } from '../outbox/job-queue.js';
+import { OutboxConsumer, type OutboxItem } from '../outbox/outbox-consumer.js';
 import { Outbox, type LocalCommit } from '../outbox/outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { pickServerBot } from './bot-players.js';
@@ -38,8 +38,8 @@ interface BotJob {
  * Server bots: players of kind bot with a level, seated by a lobby's host, that move through the
  * same door as people (MovesService, with the version guard). A write that makes it a bot's turn
  * queues `turnBegan` in its own statement; this consumer then keeps one job per game in the job
- * queue, keyed by the game, for the turn as it is now (read under a per-game lock, so a late or
- * repeated batch never sets an older turn over a newer one). The job reads the game again and
+ * queue, keyed by the game (JobQueue.keepPerGame), for the turn as it is now (read under a
+ * per-game lock, so a late or repeated batch never sets an older turn over a newer one). The job reads the game again and
  * moves only if that turn is still on: it survives a restart, runs on one instance, and a second
  * run of it finds the version moved and does nothing. The seed comes from the game and the turn,
  * so a run after a crash picks the same move.
@@ -56,6 +56,7 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly prisma: PrismaService,
     private readonly outbox: Outbox,
+    private readonly jobs: JobQueue,
     private readonly store: GameStore,
     private readonly moves: MovesService,
     private readonly lobbies: LobbiesService,
@@ -64,9 +65,13 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   onModuleInit(): void {
-    this.outbox.consume('turnBegan', 'bots', (items) => this.schedule(items.map((i) => ({ gameId: i.gameId, playerId: i.entry.playerId }))));
-    this.outbox.task(BOT_TASK, (payload) => this.play(botJobOf(payload)));
+    this.jobs.task(BOT_TASK, (payload) => this.play(botJobOf(payload)));
     this.outbox.onCommit((commit) => void this.headStart(commit));
+  }
+
+  @OutboxConsumer('turnBegan', 'bots')
+  async turnsBegan(items: OutboxItem<'turnBegan'>[]): Promise<void> {
+    await this.schedule(items.map((i) => ({ gameId: i.gameId, playerId: i.entry.playerId })));
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -153,21 +158,18 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
     if (turns.length === 0) return;
     const levels = await this.botLevelsOf(turns.map((t) => t.playerId));
     const ids = [...new Set(turns.filter((t) => levels.get(t.playerId)).map((t) => t.gameId))].sort();
-    if (ids.length === 0) return;
-    const q = JOB_QUEUE_SCHEMA;
-    await this.prisma.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended('bot:' || id, 0)) FROM unnest($1::uuid[]) AS id`, ids);
-      await tx.$executeRawUnsafe(
-        `SELECT ${q}.add_job($2::text, json_build_object('gameId', g.id, 'version', g.version), job_key => 'bot:' || g.id::text,
-                run_at => now() + make_interval(secs => $3::float8 / 1000))
+    const graceMs = this.config.get('jobs', { infer: true }).botGraceMs;
+    await this.jobs.keepPerGame('bot', ids, async (tx, locked) => {
+      const turns = await tx.$queryRawUnsafe<{ id: string; version: number }[]>(
+        `SELECT g.id::text, g.version
            FROM games g
            JOIN game_seats s ON s.game_id = g.id AND s.seat = g.to_move
            JOIN players p ON p.id = s.player_id
           WHERE g.id = ANY($1::uuid[]) AND g.status = 'active' AND p.bot_level IS NOT NULL`,
-        ids,
-        BOT_TASK,
-        this.config.get('jobs', { infer: true }).botGraceMs,
+        locked,
       );
+      const runAt = new Date(Date.now() + graceMs);
+      return { set: turns.map((g) => ({ task: BOT_TASK, key: `bot:${g.id}`, payload: { gameId: g.id, version: g.version }, runAt })), remove: [] };
     });
   }
 
@@ -185,13 +187,12 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
     const level = await this.botLevelOf(playerId);
     if (!level || !(BOT_LEVELS as readonly string[]).includes(level)) return;
 
-    const events = await this.store.dealEvents(gameId, dealIndex(game.state), version);
-    const input = botInputOf(game.state, seat, events);
+    const { input, seed } = await botTurnOf(this.store, gameId, game.state, version, seat);
     const owner = await this.ownerOf(gameId, game.seats);
     let move: Move | null;
     try {
       // Off the event loop: a worker thread gets the seat's view, never the state, and answers a move.
-      const choice = await this.thinker.think(owner, { level, input, seed: botSeed(gameId, version), budgetMs: STRONG_BUDGET_MS });
+      const choice = await this.thinker.think(owner, { level, input, seed, budgetMs: STRONG_BUDGET_MS });
       botThinkSeconds.observe({ level: choice.level }, choice.thinkMs / 1000);
       if (choice.fellBack) this.log.warn(`game ${gameId} at version ${version}: the ${choice.level} bot moved for the ${level} one (${choice.fellBack})`);
       move = choice.move;
@@ -200,21 +201,16 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
       this.log.error(`every bot level failed in game ${gameId} at version ${version}: ${String(error)}`);
       move = null;
     }
-    for (const candidate of [move, timeOutMove(view(game.state, seat))]) {
-      if (!candidate) continue;
-      const { seat: _seat, ...seatless } = candidate;
-      try {
-        await this.moves.submit(gameId, { kind: 'bot', playerId }, { type: 'move', move: seatless as SeatlessMove }, { expectedVersion: version });
-        return;
-      } catch (error) {
-        // Someone else acted on this turn first (the clock, a resignation): a lost race, not a fault.
-        if (error instanceof DomainError && error.code === 'CONFLICT') {
-          this.log.debug(`game ${gameId}: the bot's turn at version ${version} was taken first (${error.message})`);
-          return;
-        }
-        if (!(error instanceof DomainError) || error.code !== 'ILLEGAL_MOVE') throw error;
-        this.log.error(`the bot's move in game ${gameId} at version ${version} was refused (${error.message})`);
-      }
+    try {
+      await moveForSeat(
+        [move, timeOutMove(view(game.state, seat))],
+        (seatless) => this.moves.submit(gameId, { kind: 'bot', playerId }, { type: 'move', move: seatless }, { expectedVersion: version }),
+        (error) => this.log.error(`the bot's move in game ${gameId} at version ${version} was refused (${error.message})`),
+      );
+    } catch (error) {
+      // Someone else acted on this turn first (the clock, a resignation): a lost race, not a fault.
+      if (!(error instanceof DomainError) || error.code !== 'CONFLICT') throw error;
+      this.log.debug(`game ${gameId}: the bot's turn at version ${version} was taken first (${error.message})`);
     }
   }
 }

@@ -10,6 +10,7 @@ import { LobbiesService } from '../lobbies/lobbies.service.js';
 import { movesTotal } from '../metrics/metrics.js';
 import { botInputOf, botSeed } from '../moves/bot-move.js';
 import { MovesService } from '../moves/moves.service.js';
+import { JobQueue } from '../outbox/job-queue.js';
 import { Outbox } from '../outbox/outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { JOB_QUEUE_SCHEMA } from '../database/job-queue.js';
@@ -189,7 +190,7 @@ describe('bot move jobs, driven by hand', () => {
 
   function service(thinker: BotThinker = t.app.get(BOT_THINKER), store: GameStore = t.app.get(GameStore)): BotsService {
     const a = t.app;
-    return new BotsService(a.get(PrismaService), a.get(Outbox), store, a.get(MovesService), a.get(LobbiesService), a.get(ConfigService), thinker);
+    return new BotsService(a.get(PrismaService), a.get(Outbox), a.get(JobQueue), store, a.get(MovesService), a.get(LobbiesService), a.get(ConfigService), thinker);
   }
 
   async function botMoves(outcome: string): Promise<number> {

@@ -1,15 +1,14 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { currentPlayer, dealIndex, timeOutMove, view, type Move } from '@mizerka/rules';
+import { currentPlayer, timeOutMove, view, type Move } from '@mizerka/rules';
 import { botMove } from '@mizerka/bots';
 import type { AppConfig } from '../config/app-config.js';
 import { DomainError } from '../common/errors.js';
-import { JOB_QUEUE_SCHEMA } from '../database/job-queue.js';
 import { GameStore, type StoredGame } from '../games/index.js';
-import { botInputOf, botSeed } from '../moves/bot-move.js';
+import { botTurnOf, moveForSeat } from '../moves/bot-move.js';
 import { MovesService } from '../moves/moves.service.js';
-import type { SeatlessMove } from '../moves/move-input.js';
-import { Outbox } from '../outbox/outbox.js';
+import { JobQueue, type GameJob } from '../outbox/job-queue.js';
+import { OutboxConsumer, type OutboxItem } from '../outbox/outbox-consumer.js';
 import { PlayerEventsService } from '../player-events/player-events.service.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
@@ -19,13 +18,13 @@ export const WARNING_TASK = 'game.clockWarning';
 /**
  * Move clocks. A move's own statement stores the next turn's deadline in the game row; the
  * outbox's `turnBegan` then reaches this consumer, which keeps one durable job per game in the
- * job queue, keyed by the game, due at that deadline (and one for the "deadline near" warning).
- * The queue fires it once across all instances, and at once on start-up when it fell due while
- * no server ran. Scheduling reads the deadline from the game row under a per-game lock, so a late
- * or repeated consumer never sets an older deadline over a newer one; and a job that fires reads
- * the game again and acts only on a turn whose deadline has passed, through the same move path as
- * a person (a person's move that commits first wins the version race; the clock's then does
- * nothing).
+ * job queue, keyed by the game (JobQueue.keepPerGame), due at that deadline (and one for the
+ * "deadline near" warning). The queue fires it once across all instances, and at once on
+ * start-up when it fell due while no server ran. Scheduling reads the deadline from the game row
+ * under a per-game lock, so a late or repeated consumer never sets an older deadline over a newer
+ * one; and a job that fires reads the game again and acts only on a turn whose deadline has
+ * passed, through the same move path as a person (a person's move that commits first wins the
+ * version race; the clock's then does nothing).
  */
 @Injectable()
 export class ClocksService implements OnModuleInit {
@@ -34,7 +33,7 @@ export class ClocksService implements OnModuleInit {
 
   constructor(
     private readonly prisma: PrismaService,
-    private readonly outbox: Outbox,
+    private readonly jobs: JobQueue,
     private readonly store: GameStore,
     private readonly moves: MovesService,
     private readonly feed: PlayerEventsService,
@@ -44,60 +43,48 @@ export class ClocksService implements OnModuleInit {
   }
 
   onModuleInit(): void {
+    this.jobs.task(CLOCK_TASK, (payload) => this.timeUp(gameIdOf(payload)));
+    this.jobs.task(WARNING_TASK, (payload) => this.warn(payload as { gameId: string; version: number }));
+  }
+
+  @OutboxConsumer('turnBegan', 'clocks')
+  async turnsBegan(items: OutboxItem<'turnBegan'>[]): Promise<void> {
     // An untimed game's turns have no deadline: nothing to schedule, nothing to remove.
-    this.outbox.consume('turnBegan', 'clocks', (items) => this.schedule(items.filter((i) => i.entry.deadline !== null).map((i) => i.gameId)));
-    this.outbox.consume('gameFinished', 'clocks', (items) => this.schedule(items.map((i) => i.gameId)));
-    this.outbox.task(CLOCK_TASK, (payload) => this.timeUp(gameIdOf(payload)));
-    this.outbox.task(WARNING_TASK, (payload) => this.warn(payload as { gameId: string; version: number }));
+    await this.schedule(items.filter((i) => i.entry.deadline !== null).map((i) => i.gameId));
+  }
+
+  @OutboxConsumer('gameFinished', 'clocks')
+  async gamesFinished(items: OutboxItem<'gameFinished'>[]): Promise<void> {
+    await this.schedule(items.map((i) => i.gameId));
   }
 
   /**
    * Sets each game's clock jobs to its current deadline, or removes them (game over, untimed, no
-   * one to move). The per-game advisory locks are taken before the statement that reads the games,
-   * so of two schedulers of one game the later one reads the newer deadline and writes last.
+   * one to move): one job per game keyed `clock:<game>`, and one keyed `warn:<game>`, read and set
+   * under the game's clock lock (JobQueue.keepPerGame).
    */
   async schedule(gameIds: readonly string[]): Promise<void> {
-    const ids = [...new Set(gameIds)].sort();
-    if (ids.length === 0) return;
-    const q = JOB_QUEUE_SCHEMA;
-    await this.prisma.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended('clock:' || id, 0)) FROM unnest($1::uuid[]) AS id`, ids);
+    await this.jobs.keepPerGame('clock', gameIds, async (tx, ids) => {
       const games = await tx.$queryRawUnsafe<{ id: string; version: number; active: boolean; deadline: Date | null; started: Date | null }[]>(
         `SELECT id::text, version, status = 'active' AS active, turn_deadline AS deadline, turn_started_at AS started
            FROM games WHERE id = ANY($1::uuid[])`,
         ids,
       );
-      const jobs: { identifier: string; payload: object; run_at: string; job_key: string }[] = [];
-      const stale: string[] = [];
+      const set: GameJob[] = [];
+      const remove: string[] = [];
       const now = Date.now();
       for (const g of games) {
         const payload = { gameId: g.id, version: g.version };
-        if (g.active && g.deadline) jobs.push({ identifier: CLOCK_TASK, payload, run_at: g.deadline.toISOString(), job_key: `clock:${g.id}` });
-        else stale.push(`clock:${g.id}`);
+        if (g.active && g.deadline) set.push({ task: CLOCK_TASK, key: `clock:${g.id}`, payload, runAt: g.deadline });
+        else remove.push(`clock:${g.id}`);
         const warnAt = g.active && g.deadline && g.started && this.warningPercent > 0
           ? g.deadline.getTime() - ((g.deadline.getTime() - g.started.getTime()) * this.warningPercent) / 100
           : null;
-        if (warnAt !== null && warnAt > now) {
-          jobs.push({ identifier: WARNING_TASK, payload, run_at: new Date(warnAt).toISOString(), job_key: `warn:${g.id}` });
-        } else {
-          stale.push(`warn:${g.id}`);
-        }
+        // A finished or untimed game, or a turn too short for a warning: no job left behind.
+        if (warnAt !== null && warnAt > now) set.push({ task: WARNING_TASK, key: `warn:${g.id}`, payload, runAt: new Date(warnAt) });
+        else remove.push(`warn:${g.id}`);
       }
-      if (jobs.length > 0) {
-        await tx.$executeRawUnsafe(
-          `SELECT count(*) FROM ${q}.add_jobs(ARRAY(
-             SELECT ROW(s.identifier, s.payload, NULL, s.run_at, NULL, s.job_key, NULL, NULL)::${q}.job_spec
-               FROM json_to_recordset($1::json) AS s(identifier text, payload json, run_at timestamptz, job_key text)))`,
-          JSON.stringify(jobs),
-        );
-      }
-      // A finished or untimed game, or a turn too short for a warning: no job left behind.
-      if (stale.length > 0) {
-        await tx.$executeRawUnsafe(
-          `SELECT ${q}.remove_job(k) FROM unnest($1::text[]) AS k WHERE EXISTS (SELECT 1 FROM ${q}._private_jobs j WHERE j.key = k)`,
-          stale,
-        );
-      }
+      return { set, remove };
     });
   }
 
@@ -117,17 +104,13 @@ export class ClocksService implements OnModuleInit {
     const inARow = (timeouts[seat] ?? 0) + 1;
     try {
       const move = control.onTimeout === 'autoMove' && inARow < control.maxTimeouts ? await this.autoMove(gameId, game, seat) : null;
-      if (move) {
-        const { seat: _seat, ...seatless } = move;
-        try {
-          await this.moves.moveFor(gameId, seat, seatless as SeatlessMove, game.version);
-          return;
-        } catch (error) {
-          // A time-out move the rules refuse must not stall the game: the seat forfeits instead.
-          if (!(error instanceof DomainError) || error.code !== 'ILLEGAL_MOVE') throw error;
-          this.log.error(`the time-out move for game ${gameId}, seat ${seat} was refused (${error.message}); the seat forfeits`);
-        }
-      }
+      // A time-out move the rules refuse must not stall the game: the seat forfeits instead.
+      const moved = await moveForSeat(
+        [move],
+        (seatless) => this.moves.moveFor(gameId, seat, seatless, game.version),
+        (error) => this.log.error(`the time-out move for game ${gameId}, seat ${seat} was refused (${error.message}); the seat forfeits`),
+      );
+      if (moved) return;
       await this.moves.forfeit(gameId, seat, game.version);
     } catch (error) {
       // Someone moved first: that move's own turn has its own clock.
@@ -144,8 +127,8 @@ export class ClocksService implements OnModuleInit {
    */
   private async autoMove(gameId: string, game: StoredGame, seat: number): Promise<Move | null> {
     try {
-      const events = await this.store.dealEvents(gameId, dealIndex(game.state), game.version);
-      return botMove('basic', botInputOf(game.state, seat, events), { seed: botSeed(gameId, game.version) }).move;
+      const { input, seed } = await botTurnOf(this.store, gameId, game.state, game.version, seat);
+      return botMove('basic', input, { seed }).move;
     } catch (error) {
       this.log.warn(`the basic bot failed on the time-out of game ${gameId}, seat ${seat}: ${String(error)}`);
       return timeOutMove(view(game.state, seat));

@@ -7,8 +7,8 @@ export const JOB_QUEUE_SCHEMA = 'graphile_worker';
 
 /**
  * Installs or upgrades the job queue's own schema (graphile-worker keeps its migrations in
- * `graphile_worker.migrations`). Run at boot after the Prisma migrations, before any move:
- * the move statement calls `graphile_worker.add_job`.
+ * `graphile_worker.migrations`). Run at boot after the Prisma migrations, before any job is
+ * added (the outbox relay, the clocks, the bots and the webhooks add theirs with its SQL functions).
  */
 export async function installJobQueue(databaseUrl: string): Promise<void> {
   // Our own pool, ended before we return: given a URL, graphile-worker ends its pool without

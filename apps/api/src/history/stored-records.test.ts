@@ -65,11 +65,11 @@ describe('stored records', () => {
     // A crash before the insert: the job fails, nothing is stored, and the queue's retry stores it.
     const outbox = t.app.get(Outbox);
     const insert = vi.spyOn(t.app.get(PrismaService), '$executeRaw').mockRejectedValueOnce(new Error('crash'));
-    await expect(outbox.process([finished(gameId)])).rejects.toThrow('crash');
+    await expect(outbox.deliver('gameFinished.records', [finished(gameId)])).rejects.toThrow('crash');
     insert.mockRestore();
     expect(await storedOf(gameId)).toEqual([]);
-    await outbox.process([finished(gameId)]);
-    await outbox.process([finished(gameId)]);
+    await outbox.deliver('gameFinished.records', [finished(gameId)]);
+    await outbox.deliver('gameFinished.records', [finished(gameId)]);
     expect(await storedOf(gameId)).toEqual(record);
     expect(await exportText()).toBe(withRecord);
   });

@@ -1,8 +1,8 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { GameRecord } from '@mizerka/rules';
 import type { Prisma } from '../generated/prisma/client.js';
 import { botMarksOf, buildRecord, seatNamesOf } from '../games/index.js';
-import { Outbox } from '../outbox/outbox.js';
+import { OutboxConsumer, type OutboxItem } from '../outbox/outbox-consumer.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { insertRecordsSql, recordSourcesSql, type RecordSourceRow } from './history.sql.js';
 
@@ -39,19 +39,15 @@ export async function storeRecords(db: Db, gameIds: readonly string[]): Promise<
 /**
  * Stores each finished game's record once, at its end, so that the export reads one row per game:
  * the consumer of `gameFinished` (delivered at least once, on any instance; storeRecords makes a
- * second delivery a no-op). A failure throws, and the outbox retries the batch.
+ * second delivery a no-op). A failure throws, and the queue retries this consumer's job alone.
  */
 @Injectable()
-export class StoredRecords implements OnModuleInit {
-  constructor(
-    private readonly prisma: PrismaService,
-    private readonly outbox: Outbox,
-  ) {}
+export class StoredRecords {
+  constructor(private readonly prisma: PrismaService) {}
 
-  onModuleInit(): void {
-    this.outbox.consume('gameFinished', 'records', async (items) => {
-      await this.store(items.map((i) => i.gameId));
-    });
+  @OutboxConsumer('gameFinished', 'records')
+  async gamesFinished(items: OutboxItem<'gameFinished'>[]): Promise<void> {
+    await this.store(items.map((i) => i.gameId));
   }
 
   async store(gameIds: readonly string[]): Promise<number> {

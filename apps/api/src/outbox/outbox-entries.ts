@@ -21,8 +21,19 @@ export interface OutboxJob {
   entries: OutboxEntry[];
 }
 
-/** The job queue's task that carries outbox jobs: its payload is a batch of them, oldest first. */
+/**
+ * The job queue's task that carries outbox entries to one consumer: its payload is an
+ * `OutboxDelivery`. (A payload that is a bare array of jobs is a whole batch queued by an older
+ * server; it is split into deliveries.)
+ */
 export const OUTBOX_TASK = 'game.followUp';
+
+/** One consumer's share of a relayed batch: its entries, oldest first. */
+export interface OutboxDelivery {
+  /** The consumer, as `type.name`. */
+  consumer: string;
+  jobs: OutboxJob[];
+}
 
 /**
  * Writes the job into the outbox table: use it in a data-modifying CTE that selects from the

@@ -6,8 +6,9 @@ import { loadConfig, type AppConfig } from '../config/app-config.js';
 import { GameStore } from '../games/index.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY, type TestPlayer } from '../games/games.test-kit.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { JobQueue } from './job-queue.js';
 import { Outbox } from './outbox.js';
-import { OUTBOX_TASK, type OutboxJob } from './outbox-entries.js';
+import { OUTBOX_TASK, type OutboxDelivery, type OutboxJob } from './outbox-entries.js';
 
 // The outbox: a move's follow-ups are queued by the move's own statement, and worked after the
 // commit, at least once, by one worker of any instance, idempotently.
@@ -32,7 +33,7 @@ async function queued(gameId?: string): Promise<OutboxJob[]> {
 }
 
 /** Jobs in the queue not yet done (or failed, waiting for a retry). The public jobs view hides payloads. */
-async function jobsFor(gameId: string): Promise<{ payload: OutboxJob[]; attempts: number; last_error: string | null }[]> {
+async function jobsFor(gameId: string): Promise<{ payload: OutboxDelivery | OutboxJob[]; attempts: number; last_error: string | null }[]> {
   return prisma.$queryRaw`
     SELECT j.payload, j.attempts, j.last_error FROM graphile_worker._private_jobs j
       JOIN graphile_worker._private_tasks t ON t.id = j.task_id
@@ -182,6 +183,19 @@ describe('outbox entries', () => {
 });
 
 describe('the outbox consumer', () => {
+  it('finds the consumers marked @OutboxConsumer at boot, each once, and refuses a second of one id', () => {
+    const outbox = queuing.app.get(Outbox);
+    expect([...outbox.consumerIds].sort()).toEqual([
+      'gameFinished.clocks',
+      'gameFinished.ratings',
+      'gameFinished.records',
+      'gameFinished.stats',
+      'turnBegan.bots',
+      'turnBegan.clocks',
+    ]);
+    expect(() => outbox.consume('gameFinished', 'ratings', async () => undefined)).toThrow(/declared twice/);
+  });
+
   it('works what was committed while no worker ran (a crash between commit and work loses nothing)', async () => {
     const seated = await players(queuing, 3, 'obc');
     const gameId = await startGame(queuing, seated, 'short', {}, TIMED);
@@ -204,8 +218,9 @@ describe('the outbox consumer', () => {
         async () => (await queued(gameId)).length === 0 && (await jobsFor(gameId)).length === 0,
         'the outbox to be relayed and its jobs worked',
       );
-      // Working a job again (a redelivery) changes nothing.
-      await worker.app.get(Outbox).process(jobs);
+      // Working the jobs again (a redelivery to every consumer) changes nothing.
+      const outbox = worker.app.get(Outbox);
+      for (const consumer of outbox.consumerIds) await outbox.deliver(consumer, jobs);
       expect(await yourTurns()).toEqual(feed);
     } finally {
       await worker.close();
@@ -247,19 +262,61 @@ describe('the outbox consumer', () => {
     });
     try {
       // A job a killed instance had locked 20 s ago, never to finish it.
+      const delivery: OutboxDelivery = { consumer: 'dealFinished.count', jobs: [{ gameId, seq: 7, entries: [{ type: 'dealFinished', deal: 0 }] }] };
       await prisma.$executeRaw`
-        SELECT graphile_worker.add_job(${OUTBOX_TASK}, json_build_array(json_build_object('gameId', ${gameId}::text, 'seq', 7,
-                 'entries', json_build_array(json_build_object('type', 'dealFinished', 'deal', 0)))), run_at := now() + interval '1 hour')`;
+        SELECT graphile_worker.add_job(${OUTBOX_TASK}, ${JSON.stringify(delivery)}::json, run_at := now() + interval '1 hour')`;
       await prisma.$executeRaw`
         UPDATE graphile_worker._private_jobs SET locked_by = 'pool-killed', locked_at = now() - interval '20 seconds', run_at = now() - interval '21 seconds'
          WHERE payload::text LIKE ${'%' + gameId + '%'}`;
       // Every runner of the instance (the webhook sends run apart) says it is alive, or its long jobs would be taken from it.
-      const ids = [...(worker.app.get(Outbox) as unknown as { poolIds: Set<string> }).poolIds];
+      const ids = [...(worker.app.get(JobQueue) as unknown as { poolIds: Set<string> }).poolIds];
       expect(ids).toHaveLength(2);
       await waitFor(async () => (await prisma.jobPool.count({ where: { poolId: { in: ids } } })) === 2, 'both pools to be seen');
       await waitFor(async () => seen.includes(7), 'the orphaned job to be worked', 10_000);
       // Done jobs are removed in batches, a moment after they ran.
       await waitFor(async () => (await jobsFor(gameId)).length === 0, 'the job to be marked done');
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('gives each consumer a job of its own per batch, with only its entries, in commit order', async () => {
+    const worker = await startTestApp(FAST_WORKER, queuing.databaseUrl);
+    const gameId = randomUUID();
+    const got = new Map<string, { seq: number; type: string }[][]>();
+    const outbox = worker.app.get(Outbox);
+    for (const [type, name] of [['dealFinished', 'deals'], ['gameFinished', 'ends'], ['dealFinished', 'deals2']] as const) {
+      outbox.consume(type, name, async (items) => {
+        const mine = items.filter((i) => i.gameId === gameId).map((i) => ({ seq: i.seq, type: i.entry.type }));
+        if (mine.length > 0) got.set(name, [...(got.get(name) ?? []), mine]);
+      });
+    }
+    try {
+      await prisma.$executeRaw`
+        INSERT INTO outbox (game_id, seq, entries) VALUES
+          (${gameId}::uuid, 1, '[{"type": "dealFinished", "deal": 0}]'::jsonb),
+          (${gameId}::uuid, 2, '[{"type": "dealFinished", "deal": 1}, {"type": "gameFinished", "totals": [], "places": [], "winners": [], "end": null}]'::jsonb)`;
+      outbox.kick();
+      await waitFor(async () => got.size === 3 && (await jobsFor(gameId)).length === 0, 'every consumer to have its entries');
+      const deals = [[{ seq: 1, type: 'dealFinished' }, { seq: 2, type: 'dealFinished' }]];
+      expect(Object.fromEntries(got)).toEqual({ deals, deals2: deals, ends: [[{ seq: 2, type: 'gameFinished' }]] });
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('splits a whole batch queued by an older server into one job per consumer', async () => {
+    const worker = await startTestApp(FAST_WORKER, queuing.databaseUrl);
+    const gameId = randomUUID();
+    const seen: number[] = [];
+    worker.app.get(Outbox).consume('dealFinished', 'count', async (items) => {
+      for (const item of items) if (item.gameId === gameId) seen.push(item.seq);
+    });
+    try {
+      const batch: OutboxJob[] = [3, 4].map((seq) => ({ gameId, seq, entries: [{ type: 'dealFinished', deal: 0 }] }));
+      await prisma.$executeRaw`SELECT graphile_worker.add_job(${OUTBOX_TASK}, ${JSON.stringify(batch)}::json)`;
+      await waitFor(async () => seen.length === 2 && (await jobsFor(gameId)).length === 0, 'the old batch to be worked');
+      expect(seen).toEqual([3, 4]);
     } finally {
       await worker.close();
     }

@@ -1,5 +1,5 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { Outbox } from '../outbox/outbox.js';
+import { Injectable } from '@nestjs/common';
+import { OutboxConsumer, type OutboxItem } from '../outbox/outbox-consumer.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { addGameStatsSql, backfillPlayerStats, type AddedStats } from './player-stats.sql.js';
 
@@ -10,14 +10,12 @@ import { addGameStatsSql, backfillPlayerStats, type AddedStats } from './player-
  * crash or a second instance adds nothing more (player-stats.sql.ts).
  */
 @Injectable()
-export class PlayerStatsService implements OnModuleInit {
-  constructor(
-    private readonly prisma: PrismaService,
-    private readonly outbox: Outbox,
-  ) {}
+export class PlayerStatsService {
+  constructor(private readonly prisma: PrismaService) {}
 
-  onModuleInit(): void {
-    this.outbox.consume('gameFinished', 'stats', (items) => this.addGames(items.map((i) => i.gameId)));
+  @OutboxConsumer('gameFinished', 'stats')
+  async gamesFinished(items: OutboxItem<'gameFinished'>[]): Promise<void> {
+    await this.addGames(items.map((i) => i.gameId));
   }
 
   /** Adds each of the games that is finished and not added yet, one statement each. */

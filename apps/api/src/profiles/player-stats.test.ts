@@ -83,8 +83,8 @@ describe('player aggregates', () => {
     expect(claims.reduce<number>((sum, x) => sum + Number(x), 0)).toBe(games.length);
     // Then by the outbox, twice, as a redelivery would: nothing more.
     const outbox = t.app.get(Outbox);
-    await outbox.process(games.map(finished));
-    await outbox.process(games.map(finished));
+    await outbox.deliver('gameFinished.stats', games.map(finished));
+    await outbox.deliver('gameFinished.stats', games.map(finished));
     expect(await stats.addGame(games[0])).toBe(false);
     expect((await stats.backfill()).games).toBe(0);
 

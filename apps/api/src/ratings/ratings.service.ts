@@ -1,10 +1,10 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { placesOf } from '@mizerka/rules';
 import { badInput, notFound } from '../common/errors.js';
 import { decodeCursor, pageOf } from '../common/paging.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { familyOf, parseFamily, parsePlayerCount, type FamilyValue } from '../games/index.js';
-import { Outbox } from '../outbox/outbox.js';
+import { OutboxConsumer, type OutboxItem } from '../outbox/outbox-consumer.js';
 import type { PlayerKindValue } from '../players/models/player-kind.enum.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { LeaderboardPage, Rating, RatingChange, RatingHistoryPage } from './models/rating.model.js';
@@ -35,16 +35,14 @@ interface SeatRow {
  * from the ratings the other left, and never deadlock.
  */
 @Injectable()
-export class RatingsService implements OnModuleInit {
+export class RatingsService {
   private readonly log = new Logger('Ratings');
 
-  constructor(
-    private readonly prisma: PrismaService,
-    private readonly outbox: Outbox,
-  ) {}
+  constructor(private readonly prisma: PrismaService) {}
 
-  onModuleInit(): void {
-    this.outbox.consume('gameFinished', 'ratings', (items) => this.rateGames(items.map((i) => i.gameId)));
+  @OutboxConsumer('gameFinished', 'ratings')
+  async gamesFinished(items: OutboxItem<'gameFinished'>[]): Promise<void> {
+    await this.rateGames(items.map((i) => i.gameId));
   }
 
   /** Rates each of the games that is rated and not rated yet, one transaction each. */

@@ -39,8 +39,8 @@ describe('rating a finished game', () => {
     const [a, b, c] = await players(t, 3, 'rt');
     const gameId = await insertGame(prisma, { preset: 'classic', seats: [a.id, b.id, c.id], totals: [4, 4, -8], places: [1, 1, 3] });
     const outbox = t.app.get(Outbox);
-    await outbox.process([finished(gameId, [1, 1, 3])]);
-    await outbox.process([finished(gameId, [1, 1, 3])]); // a second delivery
+    await outbox.deliver('gameFinished.ratings', [finished(gameId, [1, 1, 3])]);
+    await outbox.deliver('gameFinished.ratings', [finished(gameId, [1, 1, 3])]); // a second delivery
     expect(await ratings.rateGame(gameId)).toBe(false);
 
     const expected = rateTable([newSkill(), newSkill(), newSkill()], [1, 1, 3]);
@@ -152,11 +152,11 @@ describe('exactly once', () => {
     await prisma.$executeRawUnsafe(`CREATE TRIGGER rating_crash BEFORE INSERT ON rating_changes FOR EACH STATEMENT EXECUTE FUNCTION rating_crash()`);
     try {
       const outbox = t.app.get(Outbox);
-      await expect(outbox.process([finished(gameId, [1, 2, 3])])).rejects.toThrow(/crash/);
+      await expect(outbox.deliver('gameFinished.ratings', [finished(gameId, [1, 2, 3])])).rejects.toThrow(/crash/);
       expect((await prisma.game.findUniqueOrThrow({ where: { id: gameId } })).ratedAt).toBeNull();
       expect(await skillOf(a.id, 'contract', 3)).toBeNull();
-      await outbox.process([finished(gameId, [1, 2, 3])]); // the queue's retry
-      await outbox.process([finished(gameId, [1, 2, 3])]); // and a late duplicate
+      await outbox.deliver('gameFinished.ratings', [finished(gameId, [1, 2, 3])]); // the queue's retry
+      await outbox.deliver('gameFinished.ratings', [finished(gameId, [1, 2, 3])]); // and a late duplicate
     } finally {
       await prisma.$executeRawUnsafe(`DROP TRIGGER rating_crash ON rating_changes`);
     }

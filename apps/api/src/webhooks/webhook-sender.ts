@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy }
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app-config.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { Outbox } from '../outbox/outbox.js';
+import { JobQueue } from '../outbox/job-queue.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { deliveryBody, DELIVER_TASK, giveUpPendingSql, queueDeliverJobs, type DeliverJobEntry } from './deliveries.js';
 import { sign } from './signature.js';
@@ -81,15 +81,15 @@ export class WebhookSender implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly prisma: PrismaService,
     private readonly transport: WebhookTransport,
-    private readonly outbox: Outbox,
+    private readonly jobs: JobQueue,
     config: ConfigService<AppConfig, true>,
   ) {
     this.settings = config.get('webhooks', { infer: true });
   }
 
-  /** The worker of `webhook.deliver` jobs (the job queue's other tasks are the Outbox's). */
+  /** The worker of `webhook.deliver` jobs (kept apart from the job queue's other tasks). */
   async onApplicationBootstrap(): Promise<void> {
-    await this.outbox.runApart('webhook jobs', JOB_CONCURRENCY, { [DELIVER_TASK]: (payload) => this.deliverJob(entriesOf(payload)) });
+    await this.jobs.runApart('webhook jobs', JOB_CONCURRENCY, { [DELIVER_TASK]: (payload) => this.deliverJob(entriesOf(payload)) });
   }
 
   /**
