@@ -304,7 +304,7 @@ export function seedGame(ctx: SeedContext, index: number, out: Rows): FinishedGa
   out.games.push(
     row([
       gameId, lobbyId, preset, jsonField(rules.options), String(n), String(firstDealer), 'finished', String(seq), phase(state), String(dealIndex(state)),
-      field(currentPlayer(state)), jsonField(JSON.parse(encodeState(state))), arrayField(gameOver.totals), arrayField(gameOver.winners), controlJson,
+      field(currentPlayer(state)), field(encodeState(state)), arrayField(gameOver.totals), arrayField(gameOver.winners), controlJson,
       timeField(clock?.deadline?.getTime() ?? null), timeField(clock?.turnStartedAt?.getTime() ?? null), arrayField(clock?.bankMs ?? []),
       arrayField(clock?.timeouts ?? []), field(end?.seat), field(end?.reason), String(rated), timeField(ratedAt), '\\N',
       timeField(createdAt), timeField(finishedAt), timeField(finishedAt),
