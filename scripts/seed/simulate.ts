@@ -5,7 +5,6 @@
 // server's own functions (games/dealing.ts, games/time-control.ts); the rows follow game-store.ts.
 import { createHash } from 'node:crypto';
 import {
-  applyInPlace,
   cardName,
   currentPlayer,
   dealIndex,
@@ -18,7 +17,7 @@ import {
   outcome,
   phase,
   placesOf,
-  serializeState,
+  encodeState,
   Xoshiro128,
   type EndReason,
   type GameEvent,
@@ -26,6 +25,7 @@ import {
   type Move,
   type Preset,
 } from '@mizerka/rules';
+import { applyInPlace } from '@mizerka/rules/fast';
 import { dealFresh, type NewDeal } from '../../apps/api/src/games/dealing.js';
 import { botMarksOf, buildRecord } from '../../apps/api/src/games/record.js';
 import { clockAfter, startClock, type GameClock, type TimeControl } from '../../apps/api/src/games/time-control.js';
@@ -304,7 +304,7 @@ export function seedGame(ctx: SeedContext, index: number, out: Rows): FinishedGa
   out.games.push(
     row([
       gameId, lobbyId, preset, jsonField(rules.options), String(n), String(firstDealer), 'finished', String(seq), phase(state), String(dealIndex(state)),
-      field(currentPlayer(state)), jsonField(serializeState(state)), arrayField(gameOver.totals), arrayField(gameOver.winners), controlJson,
+      field(currentPlayer(state)), field(encodeState(state)), arrayField(gameOver.totals), arrayField(gameOver.winners), controlJson,
       timeField(clock?.deadline?.getTime() ?? null), timeField(clock?.turnStartedAt?.getTime() ?? null), arrayField(clock?.bankMs ?? []),
       arrayField(clock?.timeouts ?? []), field(end?.seat), field(end?.reason), String(rated), timeField(ratedAt), '\\N',
       timeField(createdAt), timeField(finishedAt), timeField(finishedAt),

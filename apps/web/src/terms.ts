@@ -1,28 +1,19 @@
 // Names and numbers of the game the screens show: presets, contracts, bids, quotas.
+import { CONTRACTS, presetInfo, PRESETS as RULE_PRESETS, type PresetInfo } from '@mizerka/rules';
 import type { Bid, Contract, SeatViewFieldsFragment } from './gql/graphql';
 import { suitSymbol } from './cards';
 
-export const PRESETS = ['short', 'short-4', 'classic', 'classic-4', 'bidding', 'bidding-4'] as const;
-
-export const PRESET_INFO: Record<string, { players: number; family: 'contract' | 'bidding'; contracts: number }> = {
-  short: { players: 3, family: 'contract', contracts: 3 },
-  'short-4': { players: 4, family: 'contract', contracts: 3 },
-  classic: { players: 3, family: 'contract', contracts: 6 },
-  'classic-4': { players: 4, family: 'contract', contracts: 6 },
-  bidding: { players: 3, family: 'bidding', contracts: 0 },
-  'bidding-4': { players: 4, family: 'bidding', contracts: 0 },
-};
+/** The presets the menus offer, in the rules' order, as the rules describe them (libs/rules/src/presets.ts). */
+export const PRESETS: readonly PresetInfo[] = RULE_PRESETS.map((name) => presetInfo(name) as PresetInfo);
 
 /** The contracts of a contract-family preset, in the rules' order (the short presets have three). */
 export function contractsOf(preset: string): Contract[] {
-  const all: Contract[] = ['clubs', 'diamonds', 'hearts', 'spades', 'notrumps', 'mizerka'];
-  return PRESET_INFO[preset]?.contracts === 3 ? ['hearts', 'notrumps', 'mizerka'] : all;
+  return [...(presetInfo(preset)?.contracts ?? CONTRACTS)];
 }
 
 /** Deals in a contract-family game (players × contracts); null for bidding (it plays to a target). */
 export function dealsInGame(preset: string): number | null {
-  const info = PRESET_INFO[preset];
-  return info && info.family === 'contract' ? info.players * info.contracts : null;
+  return presetInfo(preset)?.deals ?? null;
 }
 
 export function contractName(contract: Contract | null | undefined): string {

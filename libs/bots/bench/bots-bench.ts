@@ -20,13 +20,13 @@ import {
   makeRules,
   newGame,
   phase,
-  shuffleInPlace,
   view,
   Xoshiro128,
   type EventView,
   type GameEvent,
   type Rules,
 } from '@mizerka/rules';
+import { shuffleInPlace } from '@mizerka/rules/fast';
 import { BOT_LEVELS, botMove, STRONG_SAMPLES, type BotLevel } from '../src/index.js';
 
 const { values } = parseArgs({

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cardName, handMasks, legalPlayMask, parseCard, playCardInPlace, copyState, view, type Card } from '@mizerka/rules';
+import { cardName, parseCard, view, type Card } from '@mizerka/rules';
+import { copyState, handMasks, legalPlayMask, playCardInPlace } from '@mizerka/rules/fast';
 import { arbGameSetup, makeRng, pbt, PBT_TIMEOUT } from '../../rules/test-kit/index.js';
 import { chooseBid, chooseContract } from './basic-bot.js';
 import { BOTS } from './bot-move.js';

@@ -4,7 +4,6 @@ import {
   buildDeck,
   cardName,
   currentPlayer,
-  dealInPlace,
   isOver,
   legalMoves,
   newGame,
@@ -15,6 +14,7 @@ import {
   type GameState,
   type Rules,
 } from './index.js';
+import { dealInPlace } from './fast.js';
 import { internal } from './game.js';
 import { BIDS } from './rules.js';
 import { cards, dealt, errorOf, playOut, rulesOf, step, stepEvents, suitCards } from './test-support.js';

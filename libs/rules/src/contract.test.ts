@@ -4,19 +4,18 @@ import {
   buildDeck,
   cardName,
   currentPlayer,
-  dealInPlace,
   isOver,
   legalMoves,
   newGame,
   outcome,
   phase,
-  randomPlayout,
   shuffledDeck,
   view,
   Xoshiro128,
   type Contract,
   type GameState,
 } from './index.js';
+import { dealInPlace, randomPlayout } from './fast.js';
 import { internal } from './game.js';
 import { cards, dealt, errorOf, noExchanges, playOut, rulesOf, step, stepEvents, suitCards } from './test-support.js';
 

@@ -116,7 +116,7 @@ export const contractFamily: Family = {
 
   startDeal(s, deck, ev) {
     const n = s.n;
-    dealByTable(s, deck, destinations(n, s.dealer, n === 3 ? 13 : 10));
+    dealByTable(s, deck, destinations(n, s.dealer, s.handSize));
     s.chooser = (s.dealer + 1) % n;
     s.phase = PH_CONTRACT;
     s.toMove = s.chooser;

@@ -1,20 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
   apply,
-  copyState,
-  dealInPlace,
   isOver,
   makeRules,
   newGame,
   outcome,
   phase,
-  randomPlayout,
   shuffledDeck,
   view,
   Xoshiro128,
   PRESETS,
   type Rules,
 } from './index.js';
+import { copyState, dealInPlace, randomPlayout } from './fast.js';
 
 function rulesOf(preset: string, options?: unknown): Rules {
   const r = makeRules(preset, options);

@@ -1,3 +1,8 @@
+/**
+ * `@mizerka/rules/fast`: the in-place fast path, for the bench and for bots that search: no
+ * copies, no events unless asked, no strings. Use it on a state of your own (copyState), never on
+ * one shared with others. The main entry (index.ts) is the immutable API.
+ */
 import { popcount, SUIT_OF, SUITS, type Card } from './cards.js';
 import type { GameEvent } from './events.js';
 import { applyInPlace, internal } from './game.js';
@@ -7,10 +12,9 @@ import { BIDS, CONTRACTS, DOUBLE_MISERE, MISERE, PASS } from './rules.js';
 import { PH_BIDDING, PH_CONTRACT, PH_DISCARD, PH_EXCHANGE, PH_PLAY, PH_TRUMP, type GameState, type State } from './state.js';
 import { legalPlayMasks, playCard } from './tricks.js';
 
-/**
- * The in-place fast path, for the bench and for bots that search: no copies, no events unless
- * asked, no strings. Use it on a state of your own (copyState), never on one shared with others.
- */
+export { applyInPlace, copyState, dealInPlace } from './game.js';
+export { shuffleInPlace } from './random.js';
+
 
 /** A seat's hand as four 13-bit rank masks (clubs, diamonds, hearts, spades) written into out. */
 export function handMasks(state: GameState, seat: Seat, out: Uint16Array | Int32Array | number[]): void {

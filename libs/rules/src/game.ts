@@ -22,12 +22,11 @@ import { legalPlays, playCard } from './tricks.js';
 
 /** The public, immutable API (OpenSpiel's state / legal actions / apply / current player / terminal). */
 
-export function familyOf(rules: Rules): Family {
-  return rules.family === 'contract' ? contractFamily : biddingFamily;
-}
+/** Each family's moves and scoring (the metadata is in presets.ts). */
+const FAMILY_CODE: Readonly<Record<Rules['family'], Family>> = { contract: contractFamily, bidding: biddingFamily };
 
-function handSizeOf(rules: Rules): number {
-  return rules.family === 'bidding' ? 10 : rules.players === 3 ? 13 : 10;
+export function familyOf(rules: Rules): Family {
+  return FAMILY_CODE[rules.family];
 }
 
 /** Internal view of the opaque state. */
@@ -40,7 +39,7 @@ export function newGame(rules: Rules, firstDealer: Seat): GameState {
   if (!Number.isInteger(firstDealer) || firstDealer < 0 || firstDealer >= rules.players) {
     throw new RangeError(`firstDealer must be a seat 0..${rules.players - 1}`);
   }
-  return createState(rules, familyOf(rules), firstDealer, handSizeOf(rules));
+  return createState(rules, familyOf(rules), firstDealer, rules.handSize);
 }
 
 /** Is `deck` a permutation of rules.deck? */
@@ -49,7 +48,7 @@ export function deckError(rules: Rules, deck: readonly unknown[]): RuleError | n
   if (deck.length !== rules.deck.length) {
     return ruleError('BAD_DECK', 'deck-length', `the deck must have ${rules.deck.length} cards, not ${deck.length}`);
   }
-  const minRank = rules.family === 'bidding' ? 5 : 0;
+  const minRank = rules.minRank;
   let seenLow = 0; // cards 0..25
   let seenHigh = 0; // cards 26..51
   for (let i = 0; i < deck.length; i++) {
@@ -161,26 +160,26 @@ export function currentDealer(state: GameState): Seat {
   return internal(state).dealer;
 }
 
-// --- serialisation ---------------------------------------------------------------------------
+// --- the stored state: a versioned codec ---------------------------------------------------
 
 const STATE_FORMAT = 'mizerka-state/1';
+/**
+ * The layout's version, written as "v". Version 1: every field of State but the ones derived from
+ * the rules. A state stored before "v" was written (no "v") has the same layout, except that the
+ * fields of LEGACY_OPTIONAL may be missing (added later; they keep their defaults).
+ */
+export const STATE_VERSION = 1;
 const SKIP = new Set(['rules', 'fam', 'n', 'handSize', 'firstDealer']);
-/** Fields added after states were first stored: absent in an older serialized state, they keep their defaults. */
-const LATER = new Set(['endSeat', 'endReason', 'abandoned']);
-
-/** JSON-safe: numbers and arrays of numbers, plus the rules as preset and options. */
-export function serializeState(state: GameState): unknown {
-  return JSON.parse(serializeStateJson(state));
-}
+const LEGACY_OPTIONAL = new Set(['endSeat', 'endReason', 'abandoned']);
 
 /**
- * serializeState as JSON text: what a store writes, once per move. Written field by field instead
- * of building the object for JSON.stringify; the finished deals' text (most of it late in a game)
- * is kept per list, which a move never changes in place (it copies the list to append a deal).
+ * The state as JSON text: what a store writes, once per move. Written field by field instead of
+ * building the object for JSON.stringify; the finished deals' text (most of it late in a game) is
+ * kept per list, which a move never changes in place (it copies the list to append a deal).
  */
-export function serializeStateJson(state: GameState): string {
+export function encodeState(state: GameState): string {
   const s = internal(state);
-  let text = `{"format":"${STATE_FORMAT}","rules":${rulesJson(s.rules)},"firstDealer":${s.firstDealer}`;
+  let text = `{"format":"${STATE_FORMAT}","v":${STATE_VERSION},"rules":${rulesJson(s.rules)},"firstDealer":${s.firstDealer}`;
   for (const key in s) {
     if (SKIP.has(key)) continue;
     const value = (s as unknown as Record<string, unknown>)[key];
@@ -212,10 +211,15 @@ function listJson(list: readonly unknown[]): string {
   return text;
 }
 
-/** The inverse of serializeState; throws on input that serializeState did not make. */
-export function deserializeState(json: unknown): GameState {
+/**
+ * The inverse of encodeState, given the parsed JSON: version 1, or a state stored before versions
+ * were written. Throws on anything else (another format, a newer version, a bad field).
+ */
+export function decodeState(json: unknown): GameState {
   const o = json as Record<string, unknown>;
   if (typeof o !== 'object' || o === null || o.format !== STATE_FORMAT) throw new TypeError('not a serialized Mizerka state');
+  const legacy = o.v === undefined;
+  if (!legacy && o.v !== STATE_VERSION) throw new TypeError(`state version ${JSON.stringify(o.v)} is not one this library reads (${STATE_VERSION})`);
   const r = o.rules as { preset: string; options: unknown } | undefined;
   const rules = makeRules(r?.preset as string, r?.options);
   if (!rules.ok) throw new TypeError(`bad rules in state: ${rules.error.message}`);
@@ -224,7 +228,7 @@ export function deserializeState(json: unknown): GameState {
   for (const [key, current] of Object.entries(s)) {
     if (SKIP.has(key)) continue;
     const value = o[key];
-    if (value === undefined && LATER.has(key)) continue;
+    if (value === undefined && legacy && LEGACY_OPTIONAL.has(key)) continue;
     if (ArrayBuffer.isView(current)) {
       const typed = current as Uint8Array;
       if (!Array.isArray(value) || value.length !== typed.length || !value.every(Number.isInteger)) {

@@ -1,17 +1,27 @@
-/** libs/rules: the rules of Mizerka as a pure library. Everything public is exported here. */
+/**
+ * libs/rules: the rules of Mizerka as a pure library. Everything public is exported here, but the
+ * in-place fast path for the bench and searching bots: that is `@mizerka/rules/fast` (fast.ts).
+ */
 export { fail, ok, type Result, type RuleError, type RuleErrorCode, type Seat } from './result.js';
 export { cardName, isCard, parseCard, SUITS, type Card, type Suit } from './cards.js';
 export {
   BIDS,
   CONTRACTS,
   dealerOf,
+  FAMILIES,
   makeRules,
+  playerCounts,
+  presetInfo,
   PRESETS,
+  presetsOf,
   TARGET_MAX,
   TARGET_MIN,
   type Bid,
   type Contract,
+  type FamilyInfo,
+  type FamilyName,
   type Preset,
+  type PresetInfo,
   type RuleOptions,
   type Rules,
 } from './rules.js';
@@ -21,25 +31,21 @@ export type { BiddingDealOutcome, ContractDealOutcome, DealOutcome, EndReason, G
 export { endGame, gameEnd, placesOf } from './end.js';
 export {
   apply,
-  applyInPlace,
-  copyState,
   currentDealer,
   currentPlayer,
   deal,
-  dealInPlace,
   dealIndex,
   dealWithEvents,
-  deserializeState,
+  decodeState,
+  encodeState,
   isOver,
   legalMoves,
   newGame,
   phase,
-  serializeState,
-  serializeStateJson,
+  STATE_VERSION,
 } from './game.js';
-export { shuffledDeck, shuffleInPlace, Xoshiro128 } from './random.js';
+export { shuffledDeck, Xoshiro128 } from './random.js';
 export { eventView, legalMovesView, view, type DealScoreView, type EventView, type LegalMovesView, type SeatView, type TrickView } from './view.js';
 export { formatRecordError, outcome, parseRecord, replay, RECORD_FORMAT, type GameRecord, type Outcome, type RecordError, type ReplayStep } from './record.js';
 export { timeOutMove } from './time-out.js';
-export { handMasks, legalPlayMask, playCardInPlace, randomPlayout } from './fast.js';
 export { buildDeck, dealDestinations } from './deck-builder.js';

@@ -1,12 +1,9 @@
 import type { Card } from './cards.js';
+import { CONTRACTS, FAMILY_TABLE, PRESET_TABLE, type Contract, type FamilyInfo, type FamilyName, type Preset, type PresetInfo } from './presets.js';
 import { fail, ok, ruleError, type Result, type RuleError, type Seat } from './result.js';
 
-export type Preset = 'classic' | 'classic-4' | 'short' | 'short-4' | 'bidding' | 'bidding-4';
-export const PRESETS: readonly Preset[] = ['classic', 'classic-4', 'short', 'short-4', 'bidding', 'bidding-4'];
+export { CONTRACTS, type Contract, type FamilyInfo, type FamilyName, type Preset, type PresetInfo };
 
-export type Contract = 'clubs' | 'diamonds' | 'hearts' | 'spades' | 'notrumps' | 'mizerka';
-/** Every contract, in the order used for indexes; the first four name their trump suit. */
-export const CONTRACTS: readonly Contract[] = ['clubs', 'diamonds', 'hearts', 'spades', 'notrumps', 'mizerka'];
 export const MIZERKA = 5;
 
 export type Bid = 'pass' | 'play' | 'misere' | 'double-misere';
@@ -27,8 +24,8 @@ export interface Rules {
   preset: Preset;
   /** Options as given (normalised, no unknown keys). */
   options: RuleOptions;
-  family: 'contract' | 'bidding';
-  players: 3 | 4;
+  family: FamilyName;
+  players: number;
   /** Contract family; [] for bidding. */
   contracts: readonly Contract[];
   mizerkaQuotas: 'reversed' | 'same';
@@ -38,22 +35,47 @@ export interface Rules {
   deck: readonly Card[];
   /** Deals in a game (contract family); null for bidding, which ends by target. */
   deals: number | null;
+  /** Cards per hand after dealing = tricks per deal. */
+  handSize: number;
+  /** The lowest rank of the deck (0 = two). */
+  minRank: number;
 }
 
-const FULL_DECK: readonly Card[] = Object.freeze(Array.from({ length: 52 }, (_, c) => c));
-/** 7 8 9 T J Q K A of each suit: ranks 5..12. */
-const SHORT_DECK: readonly Card[] = Object.freeze(FULL_DECK.filter((c) => c % 13 >= 5));
-const SHORT_CONTRACTS: readonly Contract[] = Object.freeze(['hearts', 'notrumps', 'mizerka'] as Contract[]);
-const ALL_CONTRACTS: readonly Contract[] = Object.freeze([...CONTRACTS]);
+/** Each preset with its family's part filled in, by name, in PRESET_TABLE's order. */
+const PRESET_INFO: ReadonlyMap<string, PresetInfo> = new Map(
+  (PRESET_TABLE as readonly (typeof PRESET_TABLE)[number][]).map((line) => {
+    const family = FAMILY_TABLE[line.family];
+    const info: PresetInfo = {
+      ...line,
+      deck: family.deck,
+      handSize: family.handSize(line.players),
+      deals: family.deals(line.players, line.contracts),
+    };
+    return [line.name, Object.freeze(info)];
+  }),
+);
 
-const PRESET_TABLE: Record<Preset, { family: 'contract' | 'bidding'; players: 3 | 4; contracts: readonly Contract[] }> = {
-  classic: { family: 'contract', players: 3, contracts: ALL_CONTRACTS },
-  'classic-4': { family: 'contract', players: 4, contracts: ALL_CONTRACTS },
-  short: { family: 'contract', players: 3, contracts: SHORT_CONTRACTS },
-  'short-4': { family: 'contract', players: 4, contracts: SHORT_CONTRACTS },
-  bidding: { family: 'bidding', players: 3, contracts: [] },
-  'bidding-4': { family: 'bidding', players: 4, contracts: [] },
-};
+/** Every preset's name, in the order lists show them. */
+export const PRESETS: readonly Preset[] = [...PRESET_INFO.keys()] as Preset[];
+
+/** The families, in the order lists show them (contract first). */
+export const FAMILIES: readonly FamilyInfo[] = Object.values(FAMILY_TABLE);
+
+/** A preset's metadata; null for a name the rules do not know. */
+export function presetInfo(preset: string): PresetInfo | null {
+  return PRESET_INFO.get(preset) ?? null;
+}
+
+/** The presets of a family, in PRESETS order. */
+export function presetsOf(family: FamilyName): PresetInfo[] {
+  return [...PRESET_INFO.values()].filter((p) => p.family === family);
+}
+
+/** The table sizes some preset (of `family`, when given) is played at, ascending. */
+export function playerCounts(family?: FamilyName): number[] {
+  const counts = new Set([...PRESET_INFO.values()].filter((p) => family === undefined || p.family === family).map((p) => p.players));
+  return [...counts].sort((a, b) => a - b);
+}
 
 const DEFAULT_TARGET = 300;
 /**
@@ -73,11 +95,9 @@ function badRules(message: string): { ok: false; error: RuleError } {
  * `options` may be undefined or null (no options).
  */
 export function makeRules(preset: string, options?: unknown): Result<Rules, RuleError> {
-  if (typeof preset !== 'string' || !Object.hasOwn(PRESET_TABLE, preset)) {
-    return badRules(`unknown preset ${JSON.stringify(preset)}; known: ${PRESETS.join(', ')}`);
-  }
+  const table = typeof preset === 'string' ? presetInfo(preset) : null;
+  if (table === null) return badRules(`unknown preset ${JSON.stringify(preset)}; known: ${PRESETS.join(', ')}`);
   const p = preset as Preset;
-  const table = PRESET_TABLE[p];
   if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
     return badRules('options must be an object');
   }
@@ -103,7 +123,6 @@ export function makeRules(preset: string, options?: unknown): Result<Rules, Rule
       return badRules(`unknown option ${JSON.stringify(key)}`);
     }
   }
-  const contract = table.family === 'contract';
   return ok({
     preset: p,
     options: normal,
@@ -113,8 +132,10 @@ export function makeRules(preset: string, options?: unknown): Result<Rules, Rule
     mizerkaQuotas: normal.mizerkaQuotas ?? 'reversed',
     target: normal.target ?? DEFAULT_TARGET,
     doubleMisere: normal.doubleMisere ?? false,
-    deck: contract ? FULL_DECK : SHORT_DECK,
-    deals: contract ? table.players * table.contracts.length : null,
+    deck: table.deck,
+    deals: table.deals,
+    handSize: table.handSize,
+    minRank: FAMILY_TABLE[table.family].minRank,
   });
 }
 

@@ -3,12 +3,12 @@ import {
   cardName,
   currentPlayer,
   dealIndex,
-  deserializeState,
+  decodeState,
   gameEnd,
   outcome,
   phase,
   placesOf,
-  serializeStateJson,
+  encodeState,
   type GameEvent,
   type GameState,
 } from '@mizerka/rules';
@@ -149,7 +149,7 @@ export class GameStore {
     return {
       status: r.status,
       version: r.version,
-      state: deserializeState(json(r.state)),
+      state: decodeState(json(r.state)),
       seat: r.seat,
       seats: r.seats ?? [],
       serverBots: r.server_bots ?? [],
@@ -195,7 +195,7 @@ export class GameStore {
     const moveDeal = w.entries[0].dealIndex;
 
     const sets: Prisma.Sql[] = [
-      Prisma.sql`state = ${serializeStateJson(w.state)}::json`,
+      Prisma.sql`state = ${encodeState(w.state)}::json`,
       Prisma.sql`version = ${w.entries[w.entries.length - 1].seq}::int`,
       Prisma.sql`phase = ${phase(w.state)}::varchar`,
       Prisma.sql`to_move = ${currentPlayer(w.state)}::smallint`,

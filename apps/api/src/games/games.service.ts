@@ -3,11 +3,11 @@ import { randomInt } from 'node:crypto';
 import {
   currentPlayer,
   dealIndex,
-  deserializeState,
+  decodeState,
   makeRules,
   newGame,
   phase,
-  serializeState,
+  encodeState,
   view,
   type GameRecord,
 } from '@mizerka/rules';
@@ -90,7 +90,7 @@ export class GamesService {
         phase: phase(state),
         dealIndex: dealIndex(state),
         toMove: currentPlayer(state),
-        state: serializeState(state) as Prisma.InputJsonValue,
+        state: JSON.parse(encodeState(state)) as Prisma.InputJsonValue,
         totals: Array.from({ length: n }, () => 0),
         winners: [],
         rated: input.rated ?? false,
@@ -175,7 +175,7 @@ export class GamesService {
     if (!game) throw notFound('Game');
     const over = game.status === 'finished';
     const mySeat = game.seats.find((s) => s.playerId === viewer?.id)?.seat ?? null;
-    const seatView: SeatView = view(deserializeState(game.state), mySeat);
+    const seatView: SeatView = view(decodeState(game.state), mySeat);
     const deals: DealInfo[] = game.deals.map((d) => ({
       index: d.index,
       dealer: d.dealer,

@@ -2,7 +2,18 @@
 // not from the folder's internals.
 export { dealFresh, seedHashOf, type NewDeal } from './dealing.js';
 export { DEAL_FACTS } from './deal-facts.js';
-export { FAMILIES, familyOf, parseFamily, parsePlayerCount, PRESETS_OF_FAMILY } from './family.js';
+export {
+  FAMILIES,
+  FAMILY_QUOTED,
+  FAMILY_WORDS,
+  familyOf,
+  parseFamily,
+  parsePlayerCount,
+  PLAYER_COUNT_WORDS,
+  PLAYER_COUNTS,
+  PRESET_WORDS,
+  PRESETS_OF_FAMILY,
+} from './family.js';
 export { eventViews } from './event-views.js';
 export { feedOf, followUpsOf, type TimeOutCause } from './follow-ups.js';
 export { GameFollowers } from './game-followers.js';

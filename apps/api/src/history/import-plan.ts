@@ -10,7 +10,7 @@ import {
   parseRecord,
   phase,
   replay,
-  serializeStateJson,
+  encodeState,
   type RecordError,
 } from '@mizerka/rules';
 import { buildRecord, dealFactsOf, seedHashOf } from '../games/pure.js';
@@ -197,7 +197,7 @@ export function planImport(task: ImportTask): ImportPlanResult {
       version: entries.length,
       phase: phase(replayed.value.state),
       dealIndex: Math.max(0, record.deals.length - 1),
-      state: serializeStateJson(replayed.value.state),
+      state: encodeState(replayed.value.state),
       totals: end.totals,
       winners: end.winners,
       endSeat: end.end?.seat ?? null,

@@ -1,10 +1,11 @@
+import { presetInfo } from '@mizerka/rules';
 import { useState, type FormEvent } from 'react';
 import { describeError, request } from '../api';
 import { CreateLobbyDocument, LobbiesDocument, type CreateLobbyInput, type LobbyFieldsFragment, type TimeoutPolicy } from '../gql/graphql';
 import { useLoad } from '../hooks';
 import { href, navigate } from '../router';
 import { useToken } from '../session';
-import { PRESET_INFO, PRESETS } from '../terms';
+import { PRESETS } from '../terms';
 import { ErrorText, LoadState, tempo } from '../ui';
 
 type Tempo = 'any' | 'untimed' | 'timed';
@@ -30,8 +31,8 @@ export function LobbiesScreen() {
               <select id="filter-preset" value={preset} onChange={(e) => setPreset(e.target.value)}>
                 <option value="">all</option>
                 {PRESETS.map((p) => (
-                  <option key={p} value={p}>
-                    {p}
+                  <option key={p.name} value={p.name}>
+                    {p.name}
                   </option>
                 ))}
               </select>
@@ -111,7 +112,7 @@ function CreateLobby({ token }: { token: string }) {
   const [onTimeout, setOnTimeout] = useState<TimeoutPolicy>('autoMove');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const family = PRESET_INFO[preset].family;
+  const family = presetInfo(preset)?.family;
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
@@ -140,8 +141,8 @@ function CreateLobby({ token }: { token: string }) {
       <label htmlFor="create-preset">Preset</label>
       <select id="create-preset" value={preset} onChange={(e) => setPreset(e.target.value)}>
         {PRESETS.map((p) => (
-          <option key={p} value={p}>
-            {p} ({PRESET_INFO[p].players} players)
+          <option key={p.name} value={p.name}>
+            {p.name} ({p.players} players)
           </option>
         ))}
       </select>

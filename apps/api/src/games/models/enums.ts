@@ -1,4 +1,4 @@
-import type { Bid, Contract, EndReason, Phase, Suit } from '@mizerka/rules';
+import { FAMILIES, type Bid, type Contract, type EndReason, type FamilyName, type Phase, type Suit } from '@mizerka/rules';
 import { registerEnum } from '../../common/model-field.js';
 
 // The game's own words as GraphQL enums. Each object maps the GraphQL name to the value the rules
@@ -7,8 +7,9 @@ import { registerEnum } from '../../common/model-field.js';
 export const GameStatusEnum = { active: 'active', finished: 'finished' } as const;
 export type GameStatusValue = (typeof GameStatusEnum)[keyof typeof GameStatusEnum];
 
-export const FamilyEnum = { contract: 'contract', bidding: 'bidding' } as const;
-export type FamilyValue = (typeof FamilyEnum)[keyof typeof FamilyEnum];
+/** The rules' families (libs/rules/src/presets.ts), each by its own name. */
+export const FamilyEnum = Object.fromEntries(FAMILIES.map((f) => [f.name, f.name])) as { readonly [F in FamilyName]: F };
+export type FamilyValue = FamilyName;
 
 export const PhaseEnum = {
   dealing: 'dealing',
@@ -81,7 +82,7 @@ export const ActorEnum = { player: 'player', system: 'system', bot: 'bot' } as c
 export type ActorValue = (typeof ActorEnum)[keyof typeof ActorEnum];
 
 registerEnum(GameStatusEnum, { name: 'GameStatus' });
-registerEnum(FamilyEnum, { name: 'Family', description: 'contract (52 cards, each contract once) or bidding (32 cards)' });
+registerEnum(FamilyEnum, { name: 'Family', description: FAMILIES.map((f) => f.label).join(' or ') });
 registerEnum(PhaseEnum, { name: 'Phase' });
 registerEnum(ContractEnum, { name: 'Contract' });
 registerEnum(BidEnum, { name: 'Bid', description: 'pass < play < misere < double_misere ("double-misere" in records)' });

@@ -5,6 +5,7 @@ import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Le
 import { DateTimeInput } from '../../common/date-time.js';
 import { PAGE_DEFAULT, PAGE_MAX, PageArgs } from '../../common/paging.js';
 import { Prop } from '../../common/model-field.js';
+import { FAMILIES, FAMILY_QUOTED, FAMILY_WORDS, PLAYER_COUNT_WORDS, PLAYER_COUNTS } from '../../games/index.js';
 import { GameResultEnum, HistoryStatusEnum, type GameResultValue } from '../models/history.model.js';
 import type { HistoryStatus } from '../history.sql.js';
 
@@ -34,15 +35,15 @@ export class GameFilterInput {
   @Length(1, 32, { message: 'preset must be 1 to 32 characters long' })
   preset?: string | null;
 
-  @Prop(() => String, { optional: true, description: 'contract or bidding' })
+  @Prop(() => String, { optional: true, description: FAMILY_WORDS })
   @IsOptional()
   @IsString()
-  @Length(1, 16, { message: 'family must be "contract" or "bidding"' })
+  @Length(1, 16, { message: `family must be ${FAMILY_QUOTED}` })
   family?: string | null;
 
-  @Prop(() => Int, { optional: true, description: '3 or 4' })
+  @Prop(() => Int, { optional: true, description: PLAYER_COUNT_WORDS })
   @IsOptional()
-  @IsInt({ message: 'playerCount must be 3 or 4' })
+  @IsInt({ message: `playerCount must be ${PLAYER_COUNT_WORDS}` })
   playerCount?: number | null;
 
   @Prop(() => HistoryStatusEnum, { optional: true })
@@ -104,16 +105,16 @@ export class GamesFilterQuery {
   @Length(1, 32, { message: 'preset must be 1 to 32 characters long' })
   preset?: string;
 
-  @ApiPropertyOptional({ enum: ['contract', 'bidding'] })
+  @ApiPropertyOptional({ enum: [...FAMILIES] })
   @IsOptional()
   @IsString()
-  @Length(1, 16, { message: 'family must be "contract" or "bidding"' })
+  @Length(1, 16, { message: `family must be ${FAMILY_QUOTED}` })
   family?: string;
 
-  @ApiPropertyOptional({ enum: [3, 4] })
+  @ApiPropertyOptional({ enum: [...PLAYER_COUNTS] })
   @IsOptional()
   @Type(() => Number)
-  @IsInt({ message: 'playerCount must be 3 or 4' })
+  @IsInt({ message: `playerCount must be ${PLAYER_COUNT_WORDS}` })
   playerCount?: number;
 
   @ApiPropertyOptional({ enum: STATUSES })

@@ -1,6 +1,6 @@
 import { GraphQLISODateTime, ID, Int } from '@nestjs/graphql';
 import { registerEnum, Model, Prop } from '../../common/model-field.js';
-import { EndReasonEnum, FamilyEnum, type FamilyValue, GamePlayer } from '../../games/index.js';
+import { EndReasonEnum, FamilyEnum, type FamilyValue, GamePlayer, PLAYER_COUNT_WORDS } from '../../games/index.js';
 import type { HistoryStatus } from '../history.sql.js';
 
 export const HistoryStatusEnum = { active: 'active', finished: 'finished', forfeited: 'forfeited' } as const satisfies Record<string, HistoryStatus>;
@@ -24,7 +24,7 @@ export class GameHistoryItem {
   @Prop(() => FamilyEnum, { enumRef: true })
   family!: FamilyValue;
 
-  @Prop(() => Int, { description: 'Players at the table: 3 or 4' })
+  @Prop(() => Int, { description: `Players at the table: ${PLAYER_COUNT_WORDS}` })
   playerCount!: number;
 
   @Prop(() => [GamePlayer], { description: 'By seat: name, kind (bots are shown as such), total, place' })

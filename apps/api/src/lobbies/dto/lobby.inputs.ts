@@ -3,7 +3,7 @@ import { TARGET_MAX, TARGET_MIN } from '@mizerka/rules';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsEnum, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Min, ValidateNested } from 'class-validator';
-import { TimeControlInput } from '../../games/index.js';
+import { PRESET_WORDS, TimeControlInput } from '../../games/index.js';
 import { Prop } from '../../common/model-field.js';
 import { PageArgs } from '../../common/paging.js';
 import { LobbyVisibility } from '../models/lobby.model.js';
@@ -35,7 +35,7 @@ export class LobbyRuleOptionsInput {
 
 @InputType()
 export class CreateLobbyInput {
-  @Prop({ description: 'classic, classic-4, short, short-4, bidding or bidding-4', example: 'classic' })
+  @Prop({ description: PRESET_WORDS, example: 'classic' })
   @IsString()
   @Length(1, 32, { message: 'preset must be 1 to 32 characters long' })
   preset!: string;

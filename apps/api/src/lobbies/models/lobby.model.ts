@@ -1,6 +1,6 @@
 import { ID, Int } from '@nestjs/graphql';
 import { Model, Prop, registerEnum } from '../../common/model-field.js';
-import { TimeControlModel } from '../../games/index.js';
+import { PLAYER_COUNT_WORDS, PRESET_WORDS, TimeControlModel } from '../../games/index.js';
 import { BotLevelEnum, PlayerKindEnum, type PlayerKindValue } from '../../players/models/player-kind.enum.js';
 
 export enum LobbyVisibility {
@@ -73,7 +73,7 @@ export class Lobby {
   @Prop(() => ID)
   id!: string;
 
-  @Prop({ description: 'The rules preset: classic, classic-4, short, short-4, bidding or bidding-4', example: 'classic' })
+  @Prop({ description: `The rules preset: ${PRESET_WORDS}`, example: 'classic' })
   preset!: string;
 
   @Prop(() => LobbyRuleOptions)
@@ -82,7 +82,7 @@ export class Lobby {
   @Prop(() => TimeControlModel, { nullable: true, description: 'The move clock its game will have; null: untimed' })
   timeControl!: TimeControlModel | null;
 
-  @Prop(() => Int, { description: 'Number of seats (3 or 4), fixed by the preset', example: 3 })
+  @Prop(() => Int, { description: `Number of seats (${PLAYER_COUNT_WORDS}), fixed by the preset`, example: 3 })
   players!: number;
 
   @Prop(() => LobbyVisibility, { enumRef: true })

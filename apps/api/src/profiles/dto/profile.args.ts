@@ -1,11 +1,12 @@
 import { ArgsType } from '@nestjs/graphql';
 import { IsString, Length } from 'class-validator';
 import { Prop } from '../../common/model-field.js';
+import { PRESET_WORDS } from '../../games/index.js';
 
 /** `stats(preset)` on PlayerProfile; REST `?preset=`. */
 @ArgsType()
 export class StatsArgs {
-  @Prop({ description: 'classic, classic-4, short, short-4, bidding or bidding-4', example: 'classic' })
+  @Prop({ description: PRESET_WORDS, example: 'classic' })
   @IsString({ message: 'preset must be a preset name' })
   @Length(1, 32, { message: 'preset must be 1 to 32 characters long' })
   preset!: string;

@@ -1,5 +1,6 @@
 import { Float, ID, Int } from '@nestjs/graphql';
 import { Model, Prop } from '../../common/model-field.js';
+import { FAMILIES, FAMILY_WORDS } from '../../games/index.js';
 import { BotLevelEnum, PlayerKindEnum, type PlayerKindValue } from '../../players/models/player-kind.enum.js';
 import { Rating } from '../../ratings/models/rating.model.js';
 
@@ -176,7 +177,7 @@ export class PlayerStats {
   @Prop({ example: 'classic' })
   preset!: string;
 
-  @Prop({ description: 'contract or bidding', api: { enum: ['contract', 'bidding'] } })
+  @Prop({ description: FAMILY_WORDS, api: { enum: [...FAMILIES] } })
   family!: string;
 
   @Prop(() => Int, { description: 'Finished games of this preset' })

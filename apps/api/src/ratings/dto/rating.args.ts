@@ -2,6 +2,7 @@ import { ArgsType, Int } from '@nestjs/graphql';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { Prop } from '../../common/model-field.js';
+import { FAMILY_QUOTED, FAMILY_WORDS, PLAYER_COUNT_WORDS } from '../../games/index.js';
 import { PageArgs } from '../../common/paging.js';
 
 /** Rated games a player needs before a leaderboard lists them, unless the request says otherwise. */
@@ -27,29 +28,29 @@ export class LeaderboardPageArgs extends PageArgs {
 /** GraphQL `leaderboard(family, players, first, after, minGames)`. */
 @ArgsType()
 export class LeaderboardArgs extends LeaderboardPageArgs {
-  @Prop({ description: 'contract or bidding', example: 'contract' })
-  @IsString({ message: 'family must be "contract" or "bidding"' })
-  @Length(1, 16, { message: 'family must be "contract" or "bidding"' })
+  @Prop({ description: FAMILY_WORDS, example: 'contract' })
+  @IsString({ message: `family must be ${FAMILY_QUOTED}` })
+  @Length(1, 16, { message: `family must be ${FAMILY_QUOTED}` })
   family!: string;
 
-  @Prop(() => Int, { description: 'Table size: 3 or 4', example: 3 })
+  @Prop(() => Int, { description: `Table size: ${PLAYER_COUNT_WORDS}`, example: 3 })
   @Type(() => Number)
-  @IsInt({ message: 'players must be 3 or 4' })
+  @IsInt({ message: `players must be ${PLAYER_COUNT_WORDS}` })
   players!: number;
 }
 
 /** A rating history's filter and page: GraphQL arguments and REST query parameters alike. */
 @ArgsType()
 export class RatingHistoryArgs extends PageArgs {
-  @Prop({ optional: true, description: 'Only this family: contract or bidding', example: 'contract' })
+  @Prop({ optional: true, description: `Only this family: ${FAMILY_WORDS}`, example: 'contract' })
   @IsOptional()
-  @IsString({ message: 'family must be "contract" or "bidding"' })
-  @Length(1, 16, { message: 'family must be "contract" or "bidding"' })
+  @IsString({ message: `family must be ${FAMILY_QUOTED}` })
+  @Length(1, 16, { message: `family must be ${FAMILY_QUOTED}` })
   family?: string;
 
-  @Prop(() => Int, { optional: true, description: 'Only tables of this size: 3 or 4' })
+  @Prop(() => Int, { optional: true, description: `Only tables of this size: ${PLAYER_COUNT_WORDS}` })
   @IsOptional()
   @Type(() => Number)
-  @IsInt({ message: 'players must be 3 or 4' })
+  @IsInt({ message: `players must be ${PLAYER_COUNT_WORDS}` })
   players?: number;
 }

@@ -1,15 +1,16 @@
 import { Float, ID, Int } from '@nestjs/graphql';
 import { Model, Prop } from '../../common/model-field.js';
+import { FAMILIES, FAMILY_WORDS, PLAYER_COUNT_WORDS } from '../../games/index.js';
 import { PlayerKindEnum, type PlayerKindValue } from '../../players/models/player-kind.enum.js';
 
-const FAMILY = { description: 'contract or bidding', example: 'contract', api: { enum: ['contract', 'bidding'] } };
+const FAMILY = { description: FAMILY_WORDS, example: 'contract', api: { enum: [...FAMILIES] } };
 
 @Model({ description: "A player's rating in one family and player count (OpenSkill Plackett-Luce)" })
 export class Rating {
   @Prop(FAMILY)
   family!: string;
 
-  @Prop(() => Int, { description: 'Table size: 3 or 4', example: 3 })
+  @Prop(() => Int, { description: `Table size: ${PLAYER_COUNT_WORDS}`, example: 3 })
   players!: number;
 
   @Prop(() => Float, { description: 'Estimated skill', example: 27.4 })
