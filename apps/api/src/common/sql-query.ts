@@ -13,6 +13,9 @@ export interface SqlQuery<Row> {
   readonly row: z.ZodType<Row>;
 }
 
+/** The row of a query, or of the function that builds it: `RowOf<typeof endpointRunSql>`. */
+export type RowOf<Q> = Q extends (...args: never[]) => SqlQuery<infer Row> ? Row : Q extends SqlQuery<infer Row> ? Row : never;
+
 /** Pairs a statement with the shape of its rows. */
 export function sqlQuery<S extends z.ZodType>(row: S, sql: Prisma.Sql): SqlQuery<z.output<S>> {
   return { sql, row: row as z.ZodType<z.output<S>> };
