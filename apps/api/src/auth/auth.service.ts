@@ -74,7 +74,7 @@ export class AuthService {
     const epoch = this.epoch;
     // On the hot path's pool: in correspondence play nearly every move comes after its cache entry expired.
     const query = tokenByHashSql(hash);
-    const rows = parseRows(query, await this.sql.rows(query.sql));
+    const rows = parseRows(query, await this.sql.rows(query));
     const found = rows[0];
     if (!found) throw unauthenticated('Unknown API token');
     if (found.revoked_at || this.isRevoked(found.token_id)) throw unauthenticated('This API token has been revoked');
