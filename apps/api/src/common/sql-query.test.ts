@@ -23,3 +23,15 @@ describe('sqlQuery', () => {
     expect(sent[0].values).toEqual(['b']);
   });
 });
+
+describe('sqlQuery around a shared fragment', () => {
+  it('leaves the fragment as it was, so another statement built on it declares its own rows', () => {
+    const shared = Prisma.sql`SELECT 1 AS one`;
+    const a = sqlQuery(z.object({ one: z.number() }), shared);
+    const b = sqlQuery(z.object({ one: z.string() }), shared);
+    expect('row' in shared).toBe(false);
+    expect(parseRows(a, [{ one: 1 }])).toEqual([{ one: 1 }]);
+    expect(parseRows(b, [{ one: '1' }])).toEqual([{ one: '1' }]);
+    expect(a.text).toBe(shared.text);
+  });
+});
