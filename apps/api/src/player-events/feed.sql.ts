@@ -3,13 +3,18 @@ import { jsonColumn, toJsonColumn } from '../common/json-column.js';
 import { sqlQuery } from '../common/sql-query.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { FEED_EVENT_TYPES, type NewFeedEvent } from './feed-events.js';
-import type { FeedCursor } from './feed.js';
 
 // The SQL of the players' feeds. An event is handed out only once its transaction is below the
 // horizon (the oldest transaction still running): see FeedCursor.
 
+/** A place in a feed (FeedCursor in feed.ts, which runs these statements). */
+interface FeedPlace {
+  tx: bigint;
+  id: bigint;
+}
+
 /** Whether `cursor` names an event of the player's feed below the horizon. One index probe. */
-export function feedEventIssuedSql(playerId: string, cursor: FeedCursor) {
+export function feedEventIssuedSql(playerId: string, cursor: FeedPlace) {
   return sqlQuery(
     z.object({ issued: z.boolean() }),
     Prisma.sql`
@@ -23,7 +28,7 @@ export function feedEventIssuedSql(playerId: string, cursor: FeedCursor) {
 }
 
 /** The player's events after `after` and below the horizon, oldest first, at most `limit`. */
-export function readFeedSql(playerId: string, after: FeedCursor, limit: number) {
+export function readFeedSql(playerId: string, after: FeedPlace, limit: number) {
   return sqlQuery(
     z.object({
       id: z.bigint(),
