@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { unauthenticated } from '../common/errors.js';
 import type { AppConfig } from '../config/app-config.js';
-import { Prisma } from '../generated/prisma/client.js';
+import { parseRows } from '../common/sql-query.js';
 import { HotSql } from '../prisma/hot-sql.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { tokenByHashSql } from './auth.sql.js';
 import type { AuthenticatedPlayer } from './authenticated-player.js';
 import { RevocationBus } from './revocation-bus.js';
-import type { TokenScope } from './scopes.js';
 import { bearerToken, hashToken } from './tokens.js';
 
 // lastUsedAt is informative; writing it on every request would double the writes of a move.
@@ -16,16 +16,6 @@ const CACHE_LIMIT = 10_000;
 // Tokens revoked on this instance, remembered so that a read that began before a revoke cannot
 // let the token through after it; far more than can be in flight at once.
 const REVOKED_MEMORY = 10_000;
-
-interface TokenRow {
-  token_id: string;
-  revoked_at: Date | null;
-  expires_at: Date | null;
-  last_used_at: Date | null;
-  scopes: TokenScope[];
-  player_id: string;
-  name: string;
-}
 
 /**
  * Bearer tokens. A token's player is kept for a few seconds (AUTH_CACHE_SECONDS): a move is then
@@ -83,24 +73,21 @@ export class AuthService {
 
     const epoch = this.epoch;
     // On the hot path's pool: in correspondence play nearly every move comes after its cache entry expired.
-    const rows = await this.sql.rows<TokenRow>(Prisma.sql`
-      SELECT t.id AS token_id, t.revoked_at, t.expires_at, t.last_used_at, t.scopes::text[] AS scopes,
-             p.id AS player_id, p.name
-        FROM api_tokens t JOIN players p ON p.id = t.player_id
-       WHERE t.token_hash = ${hash}::char(64)`);
+    const query = tokenByHashSql(hash);
+    const rows = parseRows(query, await this.sql.rows(query));
     const found = rows[0];
     if (!found) throw unauthenticated('Unknown API token');
     if (found.revoked_at || this.isRevoked(found.token_id)) throw unauthenticated('This API token has been revoked');
-    const expiresAt = found.expires_at ? new Date(found.expires_at) : null;
+    const expiresAt = found.expires_at;
     if (expiresAt && expiresAt.getTime() <= Date.now()) throw unauthenticated('This API token has expired');
-    if (!found.last_used_at || now - new Date(found.last_used_at).getTime() > LAST_USED_RESOLUTION_MS) {
+    if (!found.last_used_at || now - found.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
       await this.prisma.apiToken.update({ where: { id: found.token_id }, data: { lastUsedAt: new Date(now) } });
     }
     const player: AuthenticatedPlayer = {
       id: found.player_id,
       name: found.name,
       tokenId: found.token_id,
-      scopes: found.scopes ?? [],
+      scopes: found.scopes,
       expiresAt,
     };
     // A revoke while this read ran (of this token or another): answer, but do not cache.

@@ -2,7 +2,9 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DomainError, unauthenticated } from '../common/errors.js';
 import type { AppConfig } from '../config/app-config.js';
+import { queryRows } from '../common/sql-query.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { goneTokensSql } from './auth.sql.js';
 import { AuthService } from './auth.service.js';
 import type { AuthenticatedPlayer } from './authenticated-player.js';
 import { RevocationBus } from './revocation-bus.js';
@@ -222,9 +224,7 @@ export class LiveConnections implements OnModuleDestroy {
     const ids = [...this.byToken.keys()];
     if (ids.length === 0) return;
     try {
-      const gone = await this.prisma.$queryRaw<{ id: string; revoked: boolean }[]>`
-        SELECT id::text AS id, revoked_at IS NOT NULL AS revoked FROM api_tokens
-         WHERE id = ANY(${ids}::uuid[]) AND (revoked_at IS NOT NULL OR expires_at <= now())`;
+      const gone = await queryRows(this.prisma, goneTokensSql(ids));
       for (const token of gone) {
         this.closeToken(
           token.id,

@@ -5,12 +5,14 @@ import { makeRules, placesOf } from '@mizerka/rules';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import type { AppConfig } from '../config/app-config.js';
 import { badInput, DomainError, notFound } from '../common/errors.js';
+import { toJsonColumn } from '../common/json-column.js';
 import { decodeCursor, encodeCursor, pageOf } from '../common/paging.js';
+import { queryRows } from '../common/sql-query.js';
 import { familyOf, type GamePlayer, gamePlayers, importedSeats, parseFamily, parsePlayerCount, PRESETS_OF_FAMILY, SEAT_PLAYER } from '../games/index.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { GameFilterInput } from './dto/history.args.js';
 import { MAX_PLAYERS_NAMED } from './dto/history.args.js';
-import { gamesPageSql, insertRecordsSql, type GameRow, type GamesQuery } from './history.sql.js';
+import { gamesPageSql, insertRecordsSql, recentImportsSql, type GameRow, type GamesQuery } from './history.sql.js';
 import { ImportReplayer } from './import-replayer.js';
 import type { GameConnection, GameHistoryItem, GameHistoryPage, ImportedGame, MyGamesPage } from './models/history.model.js';
 
@@ -59,7 +61,7 @@ export class HistoryService {
   }
 
   private async read(q: GamesQuery, first: number) {
-    const rows = await this.prisma.$queryRaw<GameRow[]>(gamesPageSql(q, first));
+    const rows = await queryRows(this.prisma, gamesPageSql(q, first));
     const page = pageOf(rows, first, (g) => ({ at: g.created_at, id: g.id }));
     const seats = await this.prisma.gameSeat.findMany({
       where: { gameId: { in: page.items.map((g) => g.id) } },
@@ -105,8 +107,7 @@ export class HistoryService {
     const earlier = await this.importedBefore(importer.id, importHash);
     if (earlier) return earlier;
     const limits = this.config.get('imports', { infer: true });
-    const [recent] = await this.prisma.$queryRaw<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM games WHERE imported_by = ${importer.id}::uuid AND created_at > now() - interval '1 hour'`;
+    const [recent] = await queryRows(this.prisma, recentImportsSql(importer.id));
     if (recent.n >= limits.perPlayerPerHour) {
       throw new DomainError('RATE_LIMITED', `At most ${limits.perPlayerPerHour} records may be imported an hour; try again later`, {
         limit: 'importsPerHour',
@@ -126,7 +127,7 @@ export class HistoryService {
           INSERT INTO games (id, preset, options, players, first_dealer, status, version, phase, deal_index, to_move, state,
                              totals, winners, end_seat, end_reason, rated, imported_by, seat_names, seat_bots, import_hash,
                              created_at, updated_at, finished_at)
-          VALUES (gen_random_uuid(), ${plan.preset}, ${JSON.stringify(plan.options)}::jsonb, ${plan.players}::smallint,
+          VALUES (gen_random_uuid(), ${plan.preset}, ${toJsonColumn(plan.options)}::jsonb, ${plan.players}::smallint,
                   ${plan.firstDealer}::smallint, 'finished', ${plan.version}::int, ${plan.phase}, ${plan.dealIndex}::int, NULL,
                   ${plan.state}::json, ${plan.totals}::int[], ${plan.winners}::int[], ${plan.endSeat}::smallint, ${plan.endReason},
                   false, ${importer.id}::uuid, ${plan.names}::varchar[], ${plan.bots}::varchar[], ${importHash},

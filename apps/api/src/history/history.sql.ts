@@ -1,5 +1,8 @@
-import { Prisma } from '../generated/prisma/client.js';
+import { z } from 'zod';
+import { jsonColumn } from '../common/json-column.js';
 import type { CursorKey } from '../common/paging.js';
+import { sqlQuery } from '../common/sql-query.js';
+import { Prisma } from '../generated/prisma/client.js';
 
 // The SQL of the history surfaces, each built by one exported function, so that the benchmark can
 // EXPLAIN exactly what the server runs. Every list is newest first by (created_at, id), the key of
@@ -29,24 +32,25 @@ export interface GamesQuery {
   after: CursorKey | null;
 }
 
-export interface GameRow {
-  id: string;
-  preset: string;
-  players: number;
-  status: 'active' | 'finished';
-  end_reason: string | null;
-  end_seat: number | null;
-  rated: boolean;
-  imported_by: string | null;
-  seat_names: string[];
-  seat_bots: string[] | null;
-  totals: number[];
-  created_at: Date;
-  finished_at: Date | null;
-  updated_at: Date;
-  version: number;
-  to_move: number | null;
-}
+const GAME_ROW = z.object({
+  id: z.string(),
+  preset: z.string(),
+  players: z.number(),
+  status: z.enum(['active', 'finished']),
+  end_reason: z.string().nullable(),
+  end_seat: z.number().nullable(),
+  rated: z.boolean(),
+  imported_by: z.string().nullable(),
+  seat_names: z.array(z.string()),
+  seat_bots: z.array(z.string()).nullable(),
+  totals: z.array(z.number()),
+  created_at: z.date(),
+  finished_at: z.date().nullable(),
+  updated_at: z.date(),
+  version: z.number(),
+  to_move: z.number().nullable(),
+});
+export type GameRow = z.output<typeof GAME_ROW>;
 
 /** FROM … WHERE … ORDER BY of a games query; `finishedOnly` for the export (a game in play would reveal its decks). */
 function gamesFromWhere(q: GamesQuery, finishedOnly: boolean): Prisma.Sql {
@@ -88,40 +92,53 @@ function gamesFromWhere(q: GamesQuery, finishedOnly: boolean): Prisma.Sql {
     ORDER BY ${at} DESC, ${id} DESC`;
 }
 
+/** How many records the player imported in the last hour. */
+export function recentImportsSql(playerId: string) {
+  return sqlQuery(
+    z.object({ n: z.number() }),
+    Prisma.sql`SELECT count(*)::int AS n FROM games WHERE imported_by = ${playerId}::uuid AND created_at > now() - interval '1 hour'`,
+  );
+}
+
 /** One page of game summaries' rows (`first + 1` of them: the extra one says whether more follow). */
-export function gamesPageSql(q: GamesQuery, first: number): Prisma.Sql {
-  return Prisma.sql`SELECT g.id, g.preset, g.players, g.status::text AS status, g.end_reason, g.end_seat, g.rated,
+export function gamesPageSql(q: GamesQuery, first: number) {
+  return sqlQuery(
+    GAME_ROW,
+    Prisma.sql`SELECT g.id, g.preset, g.players, g.status::text AS status, g.end_reason, g.end_seat, g.rated,
          g.imported_by, g.seat_names, g.seat_bots, g.totals, g.created_at, g.finished_at, g.updated_at, g.version, g.to_move
-    ${gamesFromWhere(q, false)} LIMIT ${first + 1}::int`;
+    ${gamesFromWhere(q, false)} LIMIT ${first + 1}::int`,
+  );
 }
 
 /** A games row as the record builder reads it: what buildRecord needs, gathered per game in one row. */
-export interface RecordSourceRow {
-  id: string;
-  preset: string;
-  options: unknown;
-  players: number;
-  first_dealer: number;
-  end_seat: number | null;
-  end_reason: string | null;
-  seat_names: string[];
-  seat_bots: string[] | null;
-  seats: { seat: number; name: string; kind: string; botLevel: string | null }[];
-  deals: { seed: string | null; deck: string[] | null; seedHash: string }[];
-  moves: { dealIndex: number; move: unknown }[];
-}
+const RECORD_SOURCE_ROW = z.object({
+  id: z.string(),
+  preset: z.string(),
+  options: z.unknown(),
+  players: z.number(),
+  first_dealer: z.number(),
+  end_seat: z.number().nullable(),
+  end_reason: z.string().nullable(),
+  seat_names: z.array(z.string()),
+  seat_bots: z.array(z.string()).nullable(),
+  seats: jsonColumn(z.array(z.object({ seat: z.number(), name: z.string(), kind: z.string(), botLevel: z.string().nullable() }))),
+  deals: jsonColumn(z.array(z.object({ seed: z.string().nullable(), deck: z.array(z.string()).nullable(), seedHash: z.string() }))),
+  moves: jsonColumn(z.array(z.object({ dealIndex: z.number(), move: z.unknown() }))),
+});
+export type RecordSourceRow = z.output<typeof RECORD_SOURCE_ROW>;
 
 /**
  * A games row as the export reads it: its stored record's text, else (a game whose record is not
  * stored yet) the sources to build it from; `deals` also when seeds are asked for.
  */
-export type ExportRow = Omit<RecordSourceRow, 'seats' | 'deals' | 'moves'> & {
-  created_at: Date;
-  record: string | null;
-  seats: RecordSourceRow['seats'] | null;
-  deals: RecordSourceRow['deals'] | null;
-  moves: RecordSourceRow['moves'] | null;
-};
+const EXPORT_ROW = RECORD_SOURCE_ROW.extend({
+  created_at: z.date(),
+  record: z.string().nullable(),
+  seats: RECORD_SOURCE_ROW.shape.seats.nullable(),
+  deals: RECORD_SOURCE_ROW.shape.deals.nullable(),
+  moves: RECORD_SOURCE_ROW.shape.moves.nullable(),
+});
+export type ExportRow = z.output<typeof EXPORT_ROW>;
 
 // The sources of game g's record beyond its own columns: its seats, deals and moves as JSON arrays.
 const SEATS_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('seat', s.seat, 'name', p.name, 'kind', p.kind, 'botLevel', p.bot_level) ORDER BY s.seat), '[]')
@@ -139,21 +156,27 @@ const UNSTORED = Prisma.sql`(SELECT true FROM game_records r WHERE r.game_id = g
  * from one row; only a game whose record is not stored yet has its moves gathered (a CASE runs its
  * subquery only when its branch is taken).
  */
-export function gamesExportSql(q: GamesQuery, limit: number, withSeeds = false): Prisma.Sql {
-  return Prisma.sql`SELECT g.id, g.preset, g.options, g.players, g.first_dealer, g.end_seat, g.end_reason, g.seat_names, g.seat_bots, g.created_at,
+export function gamesExportSql(q: GamesQuery, limit: number, withSeeds = false) {
+  return sqlQuery(
+    EXPORT_ROW,
+    Prisma.sql`SELECT g.id, g.preset, g.options, g.players, g.first_dealer, g.end_seat, g.end_reason, g.seat_names, g.seat_bots, g.created_at,
          (SELECT r.record::text FROM game_records r WHERE r.game_id = g.id) AS record,
          CASE WHEN ${UNSTORED} THEN ${SEATS_JSON} END AS seats,
          CASE WHEN ${withSeeds}::boolean OR ${UNSTORED} THEN ${DEALS_JSON} END AS deals,
          CASE WHEN ${UNSTORED} THEN ${MOVES_JSON} END AS moves
-    ${gamesFromWhere(q, true)} LIMIT ${limit}::int`;
+    ${gamesFromWhere(q, true)} LIMIT ${limit}::int`,
+  );
 }
 
 /** Those of `gameIds` that are finished (and, if `missingOnly`, have no stored record), with their records' sources. */
-export function recordSourcesSql(gameIds: readonly string[], missingOnly = true): Prisma.Sql {
-  return Prisma.sql`SELECT g.id, g.preset, g.options, g.players, g.first_dealer, g.end_seat, g.end_reason, g.seat_names, g.seat_bots,
+export function recordSourcesSql(gameIds: readonly string[], missingOnly = true) {
+  return sqlQuery(
+    RECORD_SOURCE_ROW,
+    Prisma.sql`SELECT g.id, g.preset, g.options, g.players, g.first_dealer, g.end_seat, g.end_reason, g.seat_names, g.seat_bots,
          ${SEATS_JSON} AS seats, ${DEALS_JSON} AS deals, ${MOVES_JSON} AS moves
     FROM games g WHERE g.id = ANY(${gameIds}::uuid[]) AND g.status = 'finished' ${missingOnly ? Prisma.sql`AND ${UNSTORED}` : Prisma.empty}
-    ORDER BY g.id`;
+    ORDER BY g.id`,
+  );
 }
 
 /** Stores records (game id, JSON text); one already stored is kept, so a repeat or a race with another instance writes nothing more. */

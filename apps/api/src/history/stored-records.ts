@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { GameRecord } from '@mizerka/rules';
+import { toJsonColumn } from '../common/json-column.js';
+import { queryRows } from '../common/sql-query.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { botMarksOf, buildRecord, seatNamesOf } from '../games/index.js';
 import { OutboxConsumer, type OutboxItem } from '../outbox/outbox-consumer.js';
@@ -31,9 +33,9 @@ export function recordOfRow(row: RecordSourceRow): GameRecord & { players: strin
  */
 export async function storeRecords(db: Db, gameIds: readonly string[]): Promise<number> {
   if (gameIds.length === 0) return 0;
-  const rows = await db.$queryRaw<RecordSourceRow[]>(recordSourcesSql([...new Set(gameIds)]));
+  const rows = await queryRows(db, recordSourcesSql([...new Set(gameIds)]));
   if (rows.length === 0) return 0;
-  return db.$executeRaw(insertRecordsSql(rows.map((row) => ({ gameId: row.id, text: JSON.stringify(recordOfRow(row)) }))));
+  return db.$executeRaw(insertRecordsSql(rows.map((row) => ({ gameId: row.id, text: toJsonColumn(recordOfRow(row)) }))));
 }
 
 /**

@@ -1,20 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { badInput } from '../common/errors.js';
-import { Prisma } from '../generated/prisma/client.js';
+import { queryRows } from '../common/sql-query.js';
 import { gamePlayers, logEntryView, SEAT_PLAYER, type LogRow } from '../games/index.js';
-import { FEED_START, parseFeedEventId, type FeedCursor, type FeedEvent } from '../player-events/feed.js';
+import { parseFeedEventId, readableFeedTail, type FeedCursor, type FeedEvent } from '../player-events/feed.js';
 import { PlayerEventsService } from '../player-events/player-events.service.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { lastMovesSql, turnsToPlaySql, type TurnKey } from './inbox.sql.js';
 import type { TurnToPlay, TurnToPlayPage } from './models/turn.model.js';
 import { PlayerEventFollower, type FeedReader } from './player-event-follower.js';
 import { PlayerFollowers } from './player-followers.js';
-
-/** Where a page of turns ends: the last item's deadline (null: untimed) and game id. */
-interface TurnKey {
-  deadline: Date | null;
-  id: string;
-}
 
 const UNTIMED = 'untimed';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -46,24 +41,7 @@ export class InboxService {
    */
   async myTurn(player: AuthenticatedPlayer, first: number, after?: string | null): Promise<TurnToPlayPage> {
     const cursor = after ? decodeTurnCursor(after) : null;
-    const past =
-      cursor === null
-        ? Prisma.empty
-        : cursor.deadline === null
-          ? Prisma.sql`AND g.turn_deadline IS NULL AND g.id > ${cursor.id}::uuid`
-          : Prisma.sql`AND (g.turn_deadline > ${cursor.deadline}::timestamptz
-                            OR (g.turn_deadline = ${cursor.deadline}::timestamptz AND g.id > ${cursor.id}::uuid)
-                            OR g.turn_deadline IS NULL)`;
-    const rows = await this.prisma.$queryRaw<{ id: string; preset: string; version: number; deadline: Date | null; seat: number; totals: number[] }[]>`
-      SELECT g.id::text AS id, g.preset, g.version, g.turn_deadline AS deadline, s.seat::int AS seat, g.totals
-        FROM game_seats s
-        JOIN games g ON g.id = s.game_id
-       WHERE s.player_id = ${player.id}::uuid
-         AND g.status = 'active'
-         AND g.to_move = s.seat
-         ${past}
-       ORDER BY g.turn_deadline ASC NULLS LAST, g.id ASC
-       LIMIT ${first + 1}::int`;
+    const rows = await queryRows(this.prisma, turnsToPlaySql(player.id, cursor, first));
     const hasMore = rows.length > first;
     const page = rows.slice(0, first);
     const ids = page.map((r) => r.id);
@@ -122,27 +100,7 @@ export class InboxService {
 
   /** Each game's last entry that is not a deal (one index probe per game, from its end). */
   private async lastMovesOf(gameIds: string[]): Promise<Map<string, LogRow>> {
-    const rows = await this.prisma.$queryRaw<
-      {
-        game_id: string;
-        seq: number;
-        kind: string;
-        deal_index: number;
-        seat: number | null;
-        actor: string;
-        cause: string | null;
-        events: unknown;
-        created_at: Date;
-        deadline: Date | null;
-      }[]
-    >`
-      SELECT g.id::text AS game_id, e.seq, e.kind, e.deal_index, e.seat::int AS seat, e.actor, e.cause, e.events, e.created_at, e.deadline
-        FROM unnest(${gameIds}::uuid[]) AS g(id)
-       CROSS JOIN LATERAL (
-             SELECT * FROM game_events
-              WHERE game_id = g.id AND kind <> 'deal'
-              ORDER BY seq DESC
-              LIMIT 1) e`;
+    const rows = await queryRows(this.prisma, lastMovesSql(gameIds));
     return new Map(
       rows.map((r) => [
         r.game_id,
@@ -153,7 +111,7 @@ export class InboxService {
           seat: r.seat,
           actor: r.actor,
           cause: r.cause,
-          events: typeof r.events === 'string' ? JSON.parse(r.events) : r.events,
+          events: r.events,
           createdAt: r.created_at,
           deadline: r.deadline,
         },
@@ -162,14 +120,8 @@ export class InboxService {
   }
 
   /** The player's last event a read can see now (see readFeed's horizon): "from now on" starts after it. */
-  private async tail(playerId: string): Promise<FeedCursor> {
-    const rows = await this.prisma.$queryRaw<{ tx: string; id: bigint }[]>`
-      SELECT tx::text AS tx, id FROM player_events
-       WHERE player_id = ${playerId}::uuid
-         AND tx < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY tx DESC, id DESC
-       LIMIT 1`;
-    return rows[0] ? { tx: BigInt(rows[0].tx), id: BigInt(rows[0].id) } : FEED_START;
+  private tail(playerId: string): Promise<FeedCursor> {
+    return readableFeedTail(this.prisma, playerId);
   }
 }
 

@@ -11,8 +11,11 @@ import { Outbox } from '../outbox/outbox.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { isUniqueViolation } from '../prisma/errors.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { queryRows } from '../common/sql-query.js';
+import { lockPlayerSql, lockPlayersSql } from '../players/players.sql.js';
 import { type CreateLobbyInput, type JoinLobbyInput, type ListLobbiesArgs } from './dto/lobby.inputs.js';
 import { newInviteCode, normaliseInviteCode } from './invite-code.js';
+import { fullOfBotGamesSql, lockGameSql, lockLobbySql } from './lobbies.sql.js';
 import { type Lobby, LobbyStatus, LobbyVisibility, type LobbyPage, type LobbyRuleOptions } from './models/lobby.model.js';
 
 type Tx = Prisma.TransactionClient;
@@ -264,7 +267,7 @@ export class LobbiesService {
   async playAgain(callerId: string, gameId: string): Promise<Lobby> {
     return this.withNewInviteCode((inviteCode) =>
       this.prisma.$transaction(async (tx) => {
-        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM games WHERE id = ${gameId}::uuid FOR UPDATE`;
+        const locked = await queryRows(tx, lockGameSql(gameId));
         if (locked.length === 0) throw notFound('Game');
         const game = await tx.game.findUniqueOrThrow({
           where: { id: gameId },
@@ -324,7 +327,7 @@ export class LobbiesService {
    * player's row is locked while counting, so two requests at once cannot both take the last place.
    */
   private async checkOpenLobbies(tx: Tx, playerId: string): Promise<void> {
-    await tx.$queryRaw`SELECT id FROM players WHERE id = ${playerId}::uuid FOR UPDATE`;
+    await queryRows(tx, lockPlayerSql(playerId));
     const open = await tx.lobbySeat.count({ where: { playerId, lobby: { status: LobbyStatus.open } } });
     if (open >= this.maxOpenLobbies) {
       throw conflict(
@@ -342,18 +345,8 @@ export class LobbiesService {
    */
   private async checkBotGames(tx: Tx, people: string[]): Promise<void> {
     if (people.length === 0) return;
-    await tx.$queryRaw`SELECT id FROM players WHERE id = ANY(${people}::uuid[]) ORDER BY id FOR UPDATE`;
-    const full = await tx.$queryRaw<{ name: string; games: number }[]>`
-      SELECT p.name, count(*)::int AS games
-        FROM game_seats s
-        JOIN games g ON g.id = s.game_id AND g.status = 'active'
-        JOIN players p ON p.id = s.player_id
-       WHERE s.player_id = ANY(${people}::uuid[])
-         AND EXISTS (SELECT 1 FROM game_seats b JOIN players bp ON bp.id = b.player_id
-                      WHERE b.game_id = s.game_id AND bp.bot_level IS NOT NULL)
-       GROUP BY p.name
-      HAVING count(*) >= ${this.maxBotGames}
-       LIMIT 1`;
+    await queryRows(tx, lockPlayersSql(people));
+    const full = await queryRows(tx, fullOfBotGamesSql(people, this.maxBotGames));
     if (full[0]) {
       throw conflict(
         `${full[0].name} already plays ${full[0].games} games against server bots, the most allowed (MAX_ACTIVE_BOT_GAMES_PER_PLAYER = ${this.maxBotGames}); finish or resign one first`,
@@ -378,7 +371,7 @@ export class LobbiesService {
     try {
       let feed: NewFeedEvent[] = [];
       const changed = await this.prisma.$transaction(async (tx) => {
-        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM lobbies WHERE id = ${lobbyId}::uuid FOR UPDATE`;
+        const locked = await queryRows(tx, lockLobbySql(lobbyId));
         if (locked.length === 0) throw notFound('Lobby');
         const lobby = await tx.lobby.findUniqueOrThrow({ where: { id: lobbyId }, select: LOBBY });
         feed = (await change(tx, lobby)) ?? [];

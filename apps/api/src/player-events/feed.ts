@@ -1,6 +1,7 @@
 import { badInput } from '../common/errors.js';
-import { Prisma } from '../generated/prisma/client.js';
-import type { FeedEventType, NewFeedEvent } from './feed-events.js';
+import { queryRows, type RowReader } from '../common/sql-query.js';
+import type { FeedEventType } from './feed-events.js';
+import { feedEventIssuedSql, feedTailSql, readFeedSql } from './feed.sql.js';
 
 /**
  * A place in a player's feed: the (transaction id, row id) of the last event read. Events are
@@ -35,14 +36,8 @@ export function parseFeedEventId(value: string, field: string): FeedCursor {
  * the primary key). Feeds are never trimmed today (rows go only with their player); if
  * they ever are, an id trimmed away must still be taken here, e.g. by a per-player low mark.
  */
-export async function feedEventIssued(db: Pick<Prisma.TransactionClient, '$queryRaw'>, playerId: string, cursor: FeedCursor): Promise<boolean> {
-  const rows = await db.$queryRaw<{ issued: boolean }[]>`
-    SELECT EXISTS (
-      SELECT 1 FROM player_events
-       WHERE player_id = ${playerId}::uuid
-         AND tx = ${cursor.tx.toString()}::xid8
-         AND id = ${cursor.id}::bigint
-         AND tx < pg_snapshot_xmin(pg_current_snapshot())) AS issued`;
+export async function feedEventIssued(db: RowReader, playerId: string, cursor: FeedCursor): Promise<boolean> {
+  const rows = await queryRows(db, feedEventIssuedSql(playerId, cursor));
   return rows[0]?.issued === true;
 }
 
@@ -58,33 +53,10 @@ export interface FeedEvent {
 }
 
 /** The events of `playerId` after `after` that are safe to hand out, oldest first. */
-export async function readFeed(
-  db: Pick<Prisma.TransactionClient, '$queryRaw'>,
-  playerId: string,
-  after: FeedCursor,
-  limit: number,
-): Promise<FeedEvent[]> {
-  const rows = await db.$queryRaw<
-    {
-      id: bigint;
-      tx: string;
-      type: FeedEventType;
-      game_id: string | null;
-      lobby_id: string | null;
-      seq: number | null;
-      payload: unknown;
-      created_at: Date;
-    }[]
-  >`
-    SELECT id, tx::text AS tx, type, game_id, lobby_id, seq, payload, created_at
-      FROM player_events
-     WHERE player_id = ${playerId}::uuid
-       AND (tx, id) > (${after.tx.toString()}::xid8, ${after.id}::bigint)
-       AND tx < pg_snapshot_xmin(pg_current_snapshot())
-     ORDER BY tx, id
-     LIMIT ${limit}::int`;
+export async function readFeed(db: RowReader, playerId: string, after: FeedCursor, limit: number): Promise<FeedEvent[]> {
+  const rows = await queryRows(db, readFeedSql(playerId, after, limit));
   return rows.map((r) => {
-    const cursor = { tx: BigInt(r.tx), id: BigInt(r.id) };
+    const cursor = { tx: BigInt(r.tx), id: r.id };
     return {
       id: feedEventId(cursor),
       cursor,
@@ -92,23 +64,30 @@ export async function readFeed(
       gameId: r.game_id,
       lobbyId: r.lobby_id,
       seq: r.seq,
-      payload: (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as Record<string, unknown>,
+      payload: r.payload,
       createdAt: r.created_at,
     };
   });
 }
 
 /**
- * Adds events to players' feeds, as a statement or, given `from`, as part of a data-modifying CTE
- * that selects from `from` (the move's guarded UPDATE), so a write that lost its race adds none.
- * A game's event is unique per (player, game, seq, type): adding it again does nothing.
+ * The player's newest committed feed event: a new (or re-enabled) webhook endpoint starts after
+ * it. Not bounded by readFeed's horizon, which may lag behind a transaction left open elsewhere and
+ * would replay recent history; an event still uncommitted now counts as before the endpoint.
  */
-export function insertFeedSql(events: readonly NewFeedEvent[], from?: Prisma.Sql): Prisma.Sql {
-  const rows = JSON.stringify(events);
-  return Prisma.sql`INSERT INTO player_events (player_id, type, game_id, lobby_id, seq, payload)
-    SELECT r."playerId", r.type, r."gameId", r."lobbyId", r.seq, r.payload
-      FROM jsonb_to_recordset(${rows}::jsonb)
-           AS r("playerId" uuid, type varchar, "gameId" uuid, "lobbyId" uuid, seq int, payload jsonb)
-           ${from ? Prisma.sql`, ${from}` : Prisma.empty}
-    ON CONFLICT (player_id, game_id, seq, type) DO NOTHING`;
+export async function feedTail(db: RowReader, playerId: string): Promise<FeedCursor> {
+  return tailOf(await queryRows(db, feedTailSql(playerId, false)));
 }
+
+/** The player's last event a read can see now (see readFeed's horizon): "from now on" starts after it. */
+export async function readableFeedTail(db: RowReader, playerId: string): Promise<FeedCursor> {
+  return tailOf(await queryRows(db, feedTailSql(playerId, true)));
+}
+
+function tailOf(rows: readonly { tx: string; id: bigint }[]): FeedCursor {
+  return rows[0] ? { tx: BigInt(rows[0].tx), id: rows[0].id } : FEED_START;
+}
+
+// The game store and GamesService write feed rows in their own statements; they import this from
+// here (point them at feed.sql.js when those files next change).
+export { insertFeedSql } from './feed.sql.js';

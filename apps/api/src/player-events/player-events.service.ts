@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { NewFeedEvent } from './feed-events.js';
-import { feedEventIssued, insertFeedSql, readFeed, type FeedCursor, type FeedEvent } from './feed.js';
+import { feedEventIssued, readFeed, type FeedCursor, type FeedEvent } from './feed.js';
+import { insertFeedSql } from './feed.sql.js';
 import { PlayerFeedBus } from './player-feed-bus.js';
 
 /**

@@ -8,6 +8,8 @@ import type { AppConfig } from '../config/app-config.js';
 import { decodeCursor, pageOf } from '../common/paging.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { queryRows } from '../common/sql-query.js';
+import { lockPlayerSql } from './players.sql.js';
 import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { ApiToken, ApiTokenPage, CreateApiTokenPayload, Player, RegisterPayload } from './models/player.model.js';
 
@@ -80,7 +82,7 @@ export class PlayersService {
     const scopes = TOKEN_SCOPES.filter((s) => (input.scopes ?? DEFAULT_SCOPES).includes(s));
     const expiresAt = input.expiresInSeconds ? new Date(Date.now() + input.expiresInSeconds * 1000) : null;
     const apiToken = await this.prisma.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM players WHERE id = ${playerId}::uuid FOR UPDATE`;
+      await queryRows(tx, lockPlayerSql(playerId));
       const usable = await tx.apiToken.count({
         where: { playerId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
       });

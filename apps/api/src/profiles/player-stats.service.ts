@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { OutboxConsumer, type OutboxItem } from '../outbox/outbox-consumer.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { addGameStatsSql, backfillPlayerStats, type AddedStats } from './player-stats.sql.js';
+import { queryRows } from '../common/sql-query.js';
+import { addGameStatsSql, backfillPlayerStats } from './player-stats.sql.js';
 
 /**
  * Keeps the per-player aggregates of profiles and statistics (player_stats): at a game's end the
@@ -25,7 +26,7 @@ export class PlayerStatsService {
 
   /** Adds one game's figures if it is finished, played here and not added yet; true if this call added them. */
   async addGame(gameId: string): Promise<boolean> {
-    const [r] = await this.prisma.$queryRaw<AddedStats[]>(addGameStatsSql(gameId));
+    const [r] = await queryRows(this.prisma, addGameStatsSql(gameId));
     return r.games > 0;
   }
 

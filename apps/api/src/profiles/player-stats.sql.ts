@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { parseRows, sqlQuery } from '../common/sql-query.js';
 import { Prisma } from '../generated/prisma/client.js';
 
 // The per-player aggregates behind profiles and statistics (player_stats, see prisma/schema.prisma).
@@ -60,6 +62,10 @@ export function statsIncrementsSql(games: Prisma.Sql): Prisma.Sql {
       FROM parts GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`;
 }
 
+/** What one addStatsSql statement added: games, the last game's id (null: none), player_stats rows. */
+const ADDED_STATS = z.object({ games: z.number(), last: z.string().nullable(), rows: z.number() });
+export type AddedStats = z.output<typeof ADDED_STATS>;
+
 /**
  * Claims the finished, not imported games among `pick` (a query of game ids) whose figures are not
  * added yet (stats_at from null to now) and adds their increments to player_stats, in one
@@ -69,8 +75,10 @@ export function statsIncrementsSql(games: Prisma.Sql): Prisma.Sql {
  * upserted in key order, so two statements sharing players queue instead of deadlocking.
  * Answers the games claimed and the greatest id among them (the backfill's cursor).
  */
-export function addStatsSql(pick: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`
+export function addStatsSql(pick: Prisma.Sql) {
+  return sqlQuery(
+    ADDED_STATS,
+    Prisma.sql`
     WITH claimed AS (
       UPDATE games SET stats_at = now()
        WHERE id IN (${pick}) AND stats_at IS NULL AND status = 'finished' AND imported_by IS NULL
@@ -82,11 +90,12 @@ export function addStatsSql(pick: Prisma.Sql): Prisma.Sql {
          last_finished_at = greatest(player_stats.last_finished_at, excluded.last_finished_at)
       RETURNING 1)
     SELECT (SELECT count(*)::int FROM claimed) AS games, (SELECT id::text FROM claimed ORDER BY id DESC LIMIT 1) AS last,
-           (SELECT count(*)::int FROM upserted) AS rows`;
+           (SELECT count(*)::int FROM upserted) AS rows`,
+  );
 }
 
 /** One game, as the outbox consumer adds it. */
-export function addGameStatsSql(gameId: string): Prisma.Sql {
+export function addGameStatsSql(gameId: string) {
   return addStatsSql(Prisma.sql`SELECT ${gameId}::uuid`);
 }
 
@@ -94,17 +103,11 @@ export function addGameStatsSql(gameId: string): Prisma.Sql {
  * The next `limit` games after `after` (by id) whose figures are not added yet, locked in id order,
  * as the backfill adds them: resumable (a claimed game is skipped) and safe beside the consumer.
  */
-export function addStatsBatchSql(after: string, limit: number): Prisma.Sql {
+export function addStatsBatchSql(after: string, limit: number) {
   return addStatsSql(Prisma.sql`
     SELECT id FROM games
      WHERE id > ${after}::uuid AND stats_at IS NULL AND status = 'finished' AND imported_by IS NULL
      ORDER BY id LIMIT ${limit}::int FOR UPDATE`);
-}
-
-export interface AddedStats {
-  games: number;
-  last: string | null;
-  rows: number;
 }
 
 /** Runs a statement and answers its rows (Prisma's $queryRaw, or pg / Postgres.js with sql.text and sql.values). */
@@ -125,7 +128,8 @@ export async function backfillPlayerStats(
   let games = 0;
   let rows = 0;
   for (;;) {
-    const [r] = await run<AddedStats>(addStatsBatchSql(after, batch));
+    const query = addStatsBatchSql(after, batch);
+    const [r] = parseRows(query, await run(query));
     if (r.games === 0 || r.last === null) return { games, rows };
     games += r.games;
     rows += r.rows;

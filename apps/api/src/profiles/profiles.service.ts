@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { makeRules, PRESETS } from '@mizerka/rules';
 import { badInput, notFound } from '../common/errors.js';
-import type { PlayerKindValue } from '../players/models/player-kind.enum.js';
+import { queryRows, type RowOf } from '../common/sql-query.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { RatingsService } from '../ratings/ratings.service.js';
-import type { BidSide, BidStat, ContractStat, HeadToHead, HeadToHeadRecord, PlayerProfile, PlayerStats, PresetRecord, ProfileGame, ProfileGameSeat } from './models/profile.model.js';
+import type { BidSide, BidStat, ContractStat, HeadToHead, HeadToHeadRecord, PlayerProfile, PlayerStats, PresetRecord, ProfileGame } from './models/profile.model.js';
 import {
   biddingStatsSql,
   contractStatsSql,
@@ -19,14 +19,7 @@ import {
 export const RECENT_GAMES = 5;
 const NAME_MAX = 32;
 
-interface PlayerRow {
-  id: string;
-  name: string;
-  kind: PlayerKindValue;
-  bot_level: string | null;
-  created_at: Date;
-  last_active_at: Date;
-}
+type PlayerRow = RowOf<typeof profileSql>;
 
 /**
  * Player profiles, per-preset statistics and head-to-head records: records and statistics read the
@@ -42,25 +35,9 @@ export class ProfilesService {
   async profile(name: string): Promise<PlayerProfile> {
     const player = await this.player(name);
     const [records, ratings, recent] = await Promise.all([
-      this.prisma.$queryRaw<{ preset: string; games: number; wins: number; average_place: number; deals: number; score: number }[]>(
-        presetRecordsSql(player.id),
-      ),
+      queryRows(this.prisma, presetRecordsSql(player.id)),
       this.ratings.ratingsOf(player.id),
-      this.prisma.$queryRaw<
-        {
-          id: string;
-          preset: string;
-          players: number;
-          status: string;
-          rated: boolean;
-          seat: number;
-          end_seat: number | null;
-          end_reason: string | null;
-          created_at: Date;
-          finished_at: Date | null;
-          seats: ProfileGameSeat[];
-        }[]
-      >(recentGamesSql(player.id, RECENT_GAMES)),
+      queryRows(this.prisma, recentGamesSql(player.id, RECENT_GAMES)),
     ]);
     const presets = records
       .sort((a, b) => presetOrder(a.preset) - presetOrder(b.preset))
@@ -111,22 +88,11 @@ export class ProfilesService {
     const rules = makeRules(preset);
     if (!rules.ok) throw badInput(`preset must be one of ${PRESETS.join(', ')}`, { field: 'preset' });
     const { family, contracts } = rules.value;
-    const gamesOf = this.prisma.$queryRaw<{ games: number }[]>(gamesOfPresetSql(playerId, preset)).then(([r]) => r.games);
+    const gamesOf = queryRows(this.prisma, gamesOfPresetSql(playerId, preset)).then(([r]) => r.games);
     if (family === 'contract') {
       const [games, rows] = await Promise.all([
         gamesOf,
-        this.prisma.$queryRaw<
-          {
-            contract: string;
-            deals: number;
-            quota_met: number;
-            quota_exact: number;
-            average_score: number | null;
-            chosen: number;
-            chosen_quota_met: number;
-            chosen_average_score: number | null;
-          }[]
-        >(contractStatsSql(playerId, preset)),
+        queryRows(this.prisma, contractStatsSql(playerId, preset)),
       ]);
       const byContract = new Map(rows.map((r) => [r.contract, r]));
       const stats = contracts.map((contract): ContractStat => {
@@ -146,9 +112,7 @@ export class ProfilesService {
     }
     const [games, rows] = await Promise.all([
       gamesOf,
-      this.prisma.$queryRaw<{ bid: string; declarer: boolean; deals: number; made: number; failed: number; average_score: number | null }[]>(
-        biddingStatsSql(playerId, preset),
-      ),
+      queryRows(this.prisma, biddingStatsSql(playerId, preset)),
     ]);
     const side = (bid: string, declarer: boolean): BidSide => {
       const r = rows.find((x) => x.bid === bid && x.declarer === declarer);
@@ -162,9 +126,7 @@ export class ProfilesService {
   async headToHead(name: string, other: string): Promise<HeadToHead> {
     const [a, b] = await Promise.all([this.player(name), this.player(other, 'other')]);
     if (a.id === b.id) throw badInput('other must be another player', { field: 'other' });
-    const rows = await this.prisma.$queryRaw<
-      { preset: string; games: number; higher: number; lower: number; ties: number; last_played_at: Date | null }[]
-    >(headToHeadSql(a.id, b.id));
+    const rows = await queryRows(this.prisma, headToHeadSql(a.id, b.id));
     const presets = rows
       .sort((x, y) => presetOrder(x.preset) - presetOrder(y.preset))
       .map((r): HeadToHeadRecord => ({ preset: r.preset, games: r.games, higher: r.higher, lower: r.lower, ties: r.ties }));
@@ -182,7 +144,7 @@ export class ProfilesService {
   /** The player by name, case aside; NOT_FOUND otherwise (`what` names it in the message). */
   async player(name: string, what = 'Player'): Promise<PlayerRow> {
     if (name.length === 0 || name.length > NAME_MAX) throw notFound(what === 'other' ? 'The other player' : what);
-    const [row] = await this.prisma.$queryRaw<PlayerRow[]>(profileSql(name.toLowerCase()));
+    const [row] = await queryRows(this.prisma, profileSql(name.toLowerCase()));
     if (!row) throw notFound(what === 'other' ? 'The other player' : what);
     return row;
   }

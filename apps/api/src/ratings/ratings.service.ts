@@ -2,25 +2,30 @@ import { Injectable, Logger } from '@nestjs/common';
 import { placesOf } from '@mizerka/rules';
 import { badInput, notFound } from '../common/errors.js';
 import { decodeCursor, pageOf } from '../common/paging.js';
+import { queryRows } from '../common/sql-query.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { familyOf, parseFamily, parsePlayerCount, type FamilyValue } from '../games/index.js';
 import { OutboxConsumer, type OutboxItem } from '../outbox/outbox-consumer.js';
-import type { PlayerKindValue } from '../players/models/player-kind.enum.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { LeaderboardPage, Rating, RatingChange, RatingHistoryPage } from './models/rating.model.js';
 import { newSkill, rateTable, skillOrdinal, type Skill } from './rating-math.js';
-import { leaderboardSql, type LeaderboardKey, playerRatingsSql, ratingHistorySql } from './ratings.sql.js';
+import {
+  claimGameSql,
+  gameSeatsSql,
+  insertNewRatingsSql,
+  leaderboardSql,
+  lockRatingsSql,
+  playerRatingsSql,
+  rateGameSql,
+  ratingHistorySql,
+  type LeaderboardKey,
+  type RatingChangeRow,
+} from './ratings.sql.js';
 
 type Tx = Prisma.TransactionClient;
 
 // Rating a game waits for its players' rating rows while another game of theirs is being rated.
 const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
-
-interface SeatRow {
-  seat: number;
-  player_id: string;
-  place: number | null;
-}
 
 /**
  * Ratings: at a rated game's end every player's skill in the game's family and player count is
@@ -53,10 +58,7 @@ export class RatingsService {
   /** Rates one game if it is finished, rated and not rated yet; true if this call rated it. */
   async rateGame(gameId: string): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
-      const claimed = await tx.$queryRaw<{ preset: string; players: number; totals: number[]; end_seat: number | null }[]>`
-        UPDATE games SET rated_at = now()
-         WHERE id = ${gameId}::uuid AND rated AND rated_at IS NULL AND status = 'finished' AND imported_by IS NULL
-        RETURNING preset, players, totals, end_seat`;
+      const claimed = await queryRows(tx, claimGameSql(gameId));
       if (claimed.length === 0) return false;
       const game = claimed[0];
       const family = familyOf(game.preset);
@@ -65,15 +67,14 @@ export class RatingsService {
         this.log.error(`game ${gameId} has the unknown preset ${game.preset}; it is not rated`);
         return false;
       }
-      const seats = await tx.$queryRaw<SeatRow[]>`
-        SELECT seat, player_id::text AS player_id, place FROM game_seats WHERE game_id = ${gameId}::uuid ORDER BY seat`;
+      const seats = await queryRows(tx, gameSeatsSql(gameId));
       // The places were written with the game's end; should one be missing, the rules give them again.
       const fallback = placesOf(game.totals, game.end_seat);
       const places = seats.map((s) => s.place ?? fallback[s.seat]);
       const before = await lockRatings(tx, family, game.players, seats.map((s) => s.player_id));
       const skills = seats.map((s) => before.get(s.player_id)!);
       const after = rateTable(skills, places);
-      const rows = seats.map((s, i) => ({
+      const changes = seats.map((s, i): RatingChangeRow => ({
         player_id: s.player_id,
         place: places[i],
         mu_before: skills[i].mu,
@@ -82,17 +83,7 @@ export class RatingsService {
         sigma_after: after[i].sigma,
         ordinal: skillOrdinal(after[i]),
       }));
-      const json = JSON.stringify(rows);
-      await tx.$executeRaw`
-        INSERT INTO rating_changes (game_id, player_id, family, players, place, mu_before, sigma_before, mu_after, sigma_after)
-        SELECT ${gameId}::uuid, v.player_id, ${family}::varchar, ${game.players}::smallint, v.place,
-               v.mu_before, v.sigma_before, v.mu_after, v.sigma_after
-          FROM json_to_recordset(${json}::json)
-               AS v(player_id uuid, place smallint, mu_before float8, sigma_before float8, mu_after float8, sigma_after float8)`;
-      await tx.$executeRaw`
-        UPDATE ratings r SET mu = v.mu_after, sigma = v.sigma_after, ordinal = v.ordinal, games = r.games + 1, updated_at = now()
-          FROM json_to_recordset(${json}::json) AS v(player_id uuid, mu_after float8, sigma_after float8, ordinal float8)
-         WHERE r.player_id = v.player_id AND r.family = ${family}::varchar AND r.players = ${game.players}::smallint`;
+      for (const statement of rateGameSql(gameId, family, game.players, changes)) await tx.$executeRaw(statement);
       return true;
     }, TX_OPTIONS);
   }
@@ -102,9 +93,7 @@ export class RatingsService {
     const family = parseFamily(args.family);
     const players = parsePlayerCount(args.players);
     const after = args.after ? decodeLeaderboardCursor(args.after) : null;
-    const rows = await this.prisma.$queryRaw<
-      { player_id: string; name: string; kind: PlayerKindValue; mu: number; sigma: number; ordinal: number; games: number; updated_at: Date }[]
-    >(leaderboardSql({ family, players, minGames: args.minGames, after, limit: args.first + 1 }));
+    const rows = await queryRows(this.prisma, leaderboardSql({ family, players, minGames: args.minGames, after, limit: args.first + 1 }));
     const hasMore = rows.length > args.first;
     const items = hasMore ? rows.slice(0, args.first) : rows;
     const last = items.at(-1);
@@ -133,20 +122,7 @@ export class RatingsService {
     const family = args.family === undefined || args.family === null ? null : parseFamily(args.family);
     const players = args.players === undefined || args.players === null ? null : parsePlayerCount(args.players);
     const after = args.after ? decodeCursor(args.after) : null;
-    const rows = await this.prisma.$queryRaw<
-      {
-        game_id: string;
-        preset: string;
-        family: string;
-        players: number;
-        place: number;
-        mu_before: number;
-        sigma_before: number;
-        mu_after: number;
-        sigma_after: number;
-        created_at: Date;
-      }[]
-    >(ratingHistorySql({ playerId, family, players, after, limit: args.first + 1 }));
+    const rows = await queryRows(this.prisma, ratingHistorySql({ playerId, family, players, after, limit: args.first + 1 }));
     const page = pageOf(rows, args.first, (r) => ({ at: r.created_at, id: r.game_id }));
     return {
       changes: page.items.map(
@@ -177,9 +153,7 @@ export class RatingsService {
 
   /** A player's current ratings, contract before bidding, 3 players before 4. */
   async ratingsOf(playerId: string): Promise<Rating[]> {
-    const rows = await this.prisma.$queryRaw<
-      { family: string; players: number; mu: number; sigma: number; ordinal: number; games: number; updated_at: Date }[]
-    >(playerRatingsSql(playerId));
+    const rows = await queryRows(this.prisma, playerRatingsSql(playerId));
     return rows.map((r) => ({ family: r.family, players: r.players, mu: r.mu, sigma: r.sigma, ordinal: r.ordinal, games: r.games, updatedAt: r.updated_at }));
   }
 
@@ -197,15 +171,8 @@ export class RatingsService {
  */
 async function lockRatings(tx: Tx, family: FamilyValue, players: number, playerIds: string[]): Promise<Map<string, Skill>> {
   const fresh = newSkill();
-  await tx.$executeRaw`
-    INSERT INTO ratings (player_id, family, players, mu, sigma, ordinal, games)
-    SELECT id, ${family}::varchar, ${players}::smallint, ${fresh.mu}::float8, ${fresh.sigma}::float8, ${skillOrdinal(fresh)}::float8, 0
-      FROM unnest(${playerIds}::uuid[]) AS id ORDER BY id
-    ON CONFLICT (player_id, family, players) DO NOTHING`;
-  const rows = await tx.$queryRaw<{ player_id: string; mu: number; sigma: number }[]>`
-    SELECT player_id::text AS player_id, mu, sigma FROM ratings
-     WHERE player_id = ANY(${playerIds}::uuid[]) AND family = ${family}::varchar AND players = ${players}::smallint
-     ORDER BY player_id FOR UPDATE`;
+  await tx.$executeRaw(insertNewRatingsSql(family, players, playerIds, { ...fresh, ordinal: skillOrdinal(fresh) }));
+  const rows = await queryRows(tx, lockRatingsSql(family, players, playerIds));
   return new Map(rows.map((r) => [r.player_id, { mu: r.mu, sigma: r.sigma }]));
 }
 

@@ -1,6 +1,9 @@
+import { z } from 'zod';
+import { fromJsonColumn, toJsonColumn } from '../common/json-column.js';
+import { queryRows, sqlQuery, type RowReader } from '../common/sql-query.js';
 import { JOB_QUEUE_SCHEMA } from '../database/job-queue.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { FEED_START, type FeedCursor, type FeedEvent } from '../player-events/feed.js';
+import type { FeedEvent } from '../player-events/feed.js';
 
 /**
  * The job-queue task that sends deliveries; its payload is the list of the deliveries it is for
@@ -37,7 +40,7 @@ export function deliveryPayload(event: FeedEvent): DeliveryPayload {
  * the top level is put back in the spec's order. The same text on every attempt.
  */
 export function deliveryBody(stored: unknown): string {
-  const p = (typeof stored === 'string' ? JSON.parse(stored) : stored) as DeliveryPayload;
+  const p = fromJsonColumn(stored) as DeliveryPayload;
   return JSON.stringify({ type: p.type, timestamp: p.timestamp, data: p.data });
 }
 
@@ -74,19 +77,23 @@ export interface DeliverJobRequest {
  * and the deliveries would be in no job. Then the next try adds a new job.
  */
 export async function queueDeliverJobs(
-  db: Pick<Prisma.TransactionClient, '$queryRaw'>,
+  db: RowReader,
   requests: readonly DeliverJobRequest[],
   preserveRunAt: boolean,
 ): Promise<void> {
   let left = [...requests];
   for (let tries = 0; left.length > 0; tries++) {
     if (tries === 10) throw new Error(`could not queue webhook jobs for ${left.length} endpoints`);
-    const rows = JSON.stringify(left.map((r) => ({ endpoint_id: r.endpointId, payload: r.payload, run_at: r.runAt })));
-    const added = await db.$queryRaw<{ key: string }[]>(
-      addDeliverJobs(
-        Prisma.sql`(SELECT r.endpoint_id, r.payload, r.run_at FROM jsonb_to_recordset(${rows}::jsonb) AS r(endpoint_id uuid, payload jsonb, run_at timestamptz))`,
-        Prisma.sql`coalesce(f.run_at, now())`,
-        preserveRunAt,
+    const rows = toJsonColumn(left.map((r) => ({ endpoint_id: r.endpointId, payload: r.payload, run_at: r.runAt })));
+    const added = await queryRows(
+      db,
+      sqlQuery(
+        z.object({ key: z.string() }),
+        addDeliverJobs(
+          Prisma.sql`(SELECT r.endpoint_id, r.payload, r.run_at FROM jsonb_to_recordset(${rows}::jsonb) AS r(endpoint_id uuid, payload jsonb, run_at timestamptz))`,
+          Prisma.sql`coalesce(f.run_at, now())`,
+          preserveRunAt,
+        ),
       ),
     );
     const keys = new Set(added.map((a) => a.key));
@@ -94,22 +101,3 @@ export async function queueDeliverJobs(
   }
 }
 
-/**
- * The player's newest committed feed event: a new (or re-enabled) endpoint starts after it. Not
- * bounded by readFeed's horizon, which may lag behind a transaction left open elsewhere and would
- * replay recent history; an event still uncommitted now counts as before the endpoint.
- */
-export async function feedTail(db: Pick<Prisma.TransactionClient, '$queryRaw'>, playerId: string): Promise<FeedCursor> {
-  const rows = await db.$queryRaw<{ tx: string; id: bigint }[]>`
-    SELECT tx::text AS tx, id FROM player_events
-     WHERE player_id = ${playerId}::uuid
-     ORDER BY tx DESC, id DESC
-     LIMIT 1`;
-  return rows[0] ? { tx: BigInt(rows[0].tx), id: BigInt(rows[0].id) } : FEED_START;
-}
-
-/** A disabled endpoint is not called: what was still due to it is given up (a re-send may revive one). */
-export function giveUpPendingSql(endpointId: string): Prisma.Sql {
-  return Prisma.sql`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, finished_at = now()
-     WHERE endpoint_id = ${endpointId}::uuid AND status = 'pending'`;
-}

@@ -1,12 +1,13 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app-config.js';
-import { Prisma } from '../generated/prisma/client.js';
+import { queryRows, type RowOf } from '../common/sql-query.js';
 import { JobQueue } from '../outbox/job-queue.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { deliveryBody, DELIVER_TASK, giveUpPendingSql, queueDeliverJobs, type DeliverJobEntry } from './deliveries.js';
+import { deliveryBody, DELIVER_TASK, queueDeliverJobs, type DeliverJobEntry } from './deliveries.js';
 import { sign } from './signature.js';
 import { USER_AGENT, WebhookTransport, type SentAttempt } from './webhook-transport.js';
+import { disableEndpointSql, endpointOwnersSql, endpointRunSql, giveUpPendingSql, nextDueSql, recordRunSql, type AttemptRecord } from './webhooks.sql.js';
 
 /** Requests in flight to one endpoint at once (over its keep-alive connections). */
 const IN_FLIGHT = 4;
@@ -25,15 +26,7 @@ const JOB_CONCURRENCY = 4;
 /** Deliveries of one endpoint read together, at most; it has more sent in further rounds. */
 const ROUND = 100;
 
-interface EndpointRow {
-  url: string;
-  secret: string;
-  previous_secret: string | null;
-  enabled: boolean;
-  timeouts: number;
-  paused: boolean;
-  due: { id: string; payload: unknown }[];
-}
+type EndpointRow = RowOf<typeof endpointRunSql>;
 
 /** One attempt of a run, and when it ended. */
 interface Sent {
@@ -110,8 +103,7 @@ export class WebhookSender implements OnApplicationBootstrap, OnModuleDestroy {
     // Failing the job makes the queue run it again later (here, or on another instance).
     if (this.stopping) throw new Error('the server is stopping: the webhook job runs again later');
     const ids = [...new Set(entries.map((e) => e.endpointId))];
-    const owners = await this.prisma.$queryRaw<{ id: string; player_id: string }[]>`
-      SELECT id::text AS id, player_id::text AS player_id FROM webhook_endpoints WHERE id = ANY(${ids}::uuid[])`;
+    const owners = await queryRows(this.prisma, endpointOwnersSql(ids));
     for (const { id, player_id } of owners) this.want(id, player_id);
   }
 
@@ -190,17 +182,7 @@ export class WebhookSender implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** The endpoint, and its deliveries due now (in order), and whether its breaker pauses it. */
   private async read(endpointId: string): Promise<EndpointRow | undefined> {
-    const [row] = await this.prisma.$queryRaw<EndpointRow[]>`
-      SELECT e.url, e.secret, e.enabled, e.timeouts,
-             CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret,
-             coalesce(e.paused_until > now(), false) AS paused,
-             coalesce((SELECT json_agg(json_build_object('id', d.id, 'payload', d.payload) ORDER BY d.next_attempt_at, d.event_id)
-                         FROM (SELECT d.id, d.payload, d.next_attempt_at, d.event_id FROM webhook_deliveries d
-                                WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= now()
-                                ORDER BY d.next_attempt_at, d.event_id
-                                LIMIT ${ROUND}) d), '[]'::json) AS due
-        FROM webhook_endpoints e
-       WHERE e.id = ${endpointId}::uuid`;
+    const [row] = await queryRows(this.prisma, endpointRunSql(endpointId, ROUND));
     return row;
   }
 
@@ -244,7 +226,7 @@ export class WebhookSender implements OnApplicationBootstrap, OnModuleDestroy {
    */
   private async record(endpointId: string, endpoint: EndpointRow, sent: readonly Sent[], tripped: boolean): Promise<void> {
     if (sent.length === 0) return;
-    const attempts = sent.map(({ id, attempt, endedAt }) => ({
+    const attempts = sent.map(({ id, attempt, endedAt }): AttemptRecord => ({
       id,
       at: attempt.at.toISOString(),
       ended: new Date(endedAt).toISOString(),
@@ -265,37 +247,12 @@ export class WebhookSender implements OnApplicationBootstrap, OnModuleDestroy {
     const failures = ordered.slice(lastOk + 1).filter((x) => !x.attempt.ok);
     const hadSuccess = lastOk >= 0;
     const firstFailure = failures[0]?.attempt.at.toISOString() ?? null;
-    const [result] = await this.prisma.$queryRaw<{ failing_since: Date | null; enabled: boolean }[]>(Prisma.sql`
-      WITH r AS (
-        SELECT * FROM jsonb_to_recordset(${JSON.stringify(attempts)}::jsonb)
-            AS r(id uuid, at timestamptz, ended timestamptz, ok boolean, status_code smallint, duration_ms int, error varchar)),
-      -- The n-th failed attempt waits schedule[n] (1-based) for the next; past the schedule it is over.
-      u AS (
-        UPDATE webhook_deliveries d SET
-               attempts = d.attempts + 1,
-               status = (CASE WHEN r.ok THEN 'delivered'
-                              WHEN (${schedule}::int[])[d.attempts + 1] IS NOT NULL THEN 'pending'
-                              ELSE 'failed' END)::"WebhookDeliveryStatus",
-               next_attempt_at = CASE WHEN r.ok OR (${schedule}::int[])[d.attempts + 1] IS NULL THEN NULL
-                                      ELSE greatest(r.ended + make_interval(secs => (${schedule}::int[])[d.attempts + 1]),
-                                                    ${pausedUntil}::timestamptz) END,
-               finished_at = CASE WHEN r.ok OR (${schedule}::int[])[d.attempts + 1] IS NULL THEN now() END
-          FROM r
-         WHERE d.id = r.id AND d.status = 'pending'
-        RETURNING d.id, d.attempts, r.at, r.status_code, r.duration_ms, r.error),
-      a AS (
-        INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, duration_ms, error)
-        SELECT id, attempts, at, status_code, duration_ms, error FROM u
-        ON CONFLICT (delivery_id, attempt) DO NOTHING
-        RETURNING 1)
-      UPDATE webhook_endpoints e
-         SET failing_since = CASE WHEN ${hadSuccess} THEN ${firstFailure}::timestamptz ELSE coalesce(e.failing_since, ${firstFailure}::timestamptz) END,
-             timeouts = ${timeouts}::int,
-             paused_until = ${pausedUntil}::timestamptz
-       WHERE e.id = ${endpointId}::uuid AND (SELECT count(*) FROM a) >= 0
-      RETURNING e.failing_since, e.enabled`);
+    const [result] = await queryRows(
+      this.prisma,
+      recordRunSql(attempts, { endpointId, schedule, timeouts, pausedUntil, hadSuccess, firstFailure }),
+    );
     if (!result || !result.enabled || result.failing_since === null || firstFailure === null) return;
-    const since = new Date(result.failing_since);
+    const since = result.failing_since;
     if (Date.now() - since.getTime() >= this.settings.disableAfterMs) await this.disable(endpointId, since, failures.at(-1)!.attempt.error);
   }
 
@@ -305,22 +262,14 @@ export class WebhookSender implements OnApplicationBootstrap, OnModuleDestroy {
    * since a run reads them by endpoint.
    */
   private async requeue(endpointIds: readonly string[]): Promise<void> {
-    const rows = await this.prisma.$queryRaw<{ endpoint_id: string; delivery_id: string; run_at: Date }[]>`
-      SELECT e.id::text AS endpoint_id, n.id::text AS delivery_id, greatest(n.next_attempt_at, e.paused_until) AS run_at
-        FROM webhook_endpoints e
-        CROSS JOIN LATERAL (
-          SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
-           WHERE d.endpoint_id = e.id AND d.status = 'pending'
-           ORDER BY d.next_attempt_at, d.event_id
-           LIMIT 1) n
-       WHERE e.id = ANY(${[...endpointIds]}::uuid[]) AND e.enabled`;
+    const rows = await queryRows(this.prisma, nextDueSql(endpointIds));
     if (rows.length === 0) return;
     await queueDeliverJobs(
       this.prisma,
       rows.map((r) => ({
         endpointId: r.endpoint_id,
         payload: [{ endpointId: r.endpoint_id, deliveryId: r.delivery_id }],
-        runAt: new Date(r.run_at).toISOString(),
+        runAt: r.run_at.toISOString(),
       })),
       false,
     );
@@ -332,9 +281,7 @@ export class WebhookSender implements OnApplicationBootstrap, OnModuleDestroy {
       `Disabled at ${new Date().toISOString()}: every delivery has failed since ${failingSince.toISOString()}; ` +
       `the last attempt: ${lastError ?? 'failed'}`;
     await this.prisma.$transaction([
-      this.prisma.$executeRaw`
-        UPDATE webhook_endpoints SET enabled = false, disabled_at = now(), disabled_reason = ${reason.slice(0, 512)}, updated_at = now()
-         WHERE id = ${endpointId}::uuid AND enabled`,
+      this.prisma.$executeRaw(disableEndpointSql(endpointId, reason.slice(0, 512))),
       this.prisma.$executeRaw(giveUpPendingSql(endpointId)),
     ]);
     this.log.warn(`webhook endpoint ${endpointId} disabled: ${reason}`);

@@ -2,13 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { badInput, conflict, notFound } from '../common/errors.js';
 import { decodeCursor, pageOf } from '../common/paging.js';
+import { queryRows } from '../common/sql-query.js';
 import type { AppConfig } from '../config/app-config.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { FEED_EVENT_TYPES, type FeedEventType } from '../player-events/feed-events.js';
-import { feedEventId } from '../player-events/feed.js';
+import { feedEventId, feedTail } from '../player-events/feed.js';
+import { lockPlayerSql } from '../players/players.sql.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { deliveryBody, feedTail, queueDeliverJobs, giveUpPendingSql, type DeliveryPayload } from './deliveries.js';
+import { deliveryBody, queueDeliverJobs, type DeliveryPayload } from './deliveries.js';
 import { PREVIOUS_SECRET_DEFAULT_SECONDS } from './dto/webhook.inputs.js';
+import { giveUpPendingSql, lockEndpointSql, rotateSecretSql } from './webhooks.sql.js';
 import type {
   CreateWebhookEndpointPayload,
   RotateWebhookSecretPayload,
@@ -79,7 +82,7 @@ export class WebhooksService {
     const secret = newSecret();
     const max = this.settings.endpointsPerPlayer;
     const endpoint = await this.prisma.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM players WHERE id = ${playerId}::uuid FOR UPDATE`;
+      await queryRows(tx, lockPlayerSql(playerId));
       const count = await tx.webhookEndpoint.count({ where: { playerId } });
       if (count >= max) {
         throw conflict(`You have ${count} webhook endpoints, the most allowed (WEBHOOK_MAX_ENDPOINTS_PER_PLAYER = ${max}); delete one first`, {
@@ -129,8 +132,7 @@ export class WebhooksService {
   ): Promise<WebhookEndpoint> {
     const url = input.url !== undefined && input.url !== null ? await this.checkUrl(input.url) : undefined;
     const endpoint = await this.prisma.$transaction(async (tx) => {
-      const [current] = await tx.$queryRaw<{ enabled: boolean }[]>`
-        SELECT enabled FROM webhook_endpoints WHERE id = ${id}::uuid AND player_id = ${playerId}::uuid FOR UPDATE`;
+      const [current] = await queryRows(tx, lockEndpointSql(id, playerId));
       if (!current) throw notFound('Webhook endpoint');
       const data: Prisma.WebhookEndpointUpdateInput = {};
       if (url !== undefined) data.url = url;
@@ -155,13 +157,7 @@ export class WebhooksService {
   async rotateSecret(playerId: string, id: string, previousSecretValidSeconds?: number | null): Promise<RotateWebhookSecretPayload> {
     const seconds = previousSecretValidSeconds ?? PREVIOUS_SECRET_DEFAULT_SECONDS;
     const secret = newSecret();
-    const [row] = await this.prisma.$queryRaw<{ id: string }[]>`
-      UPDATE webhook_endpoints
-         SET previous_secret = CASE WHEN ${seconds}::int > 0 THEN secret END,
-             previous_secret_expires_at = CASE WHEN ${seconds}::int > 0 THEN now() + make_interval(secs => ${seconds}::int) END,
-             secret = ${secret}, updated_at = now()
-       WHERE id = ${id}::uuid AND player_id = ${playerId}::uuid
-      RETURNING id::text AS id`;
+    const [row] = await queryRows(this.prisma, rotateSecretSql(id, playerId, secret, seconds));
     if (!row) throw notFound('Webhook endpoint');
     return { endpoint: await this.get(playerId, id), secret };
   }

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { jsonColumn, toJsonColumn } from '../common/json-column.js';
+import { sqlQuery } from '../common/sql-query.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { FEED_EVENT_TYPES, type NewFeedEvent } from './feed-events.js';
+
+// The SQL of the players' feeds. An event is handed out only once its transaction is below the
+// horizon (the oldest transaction still running): see FeedCursor.
+
+/** A place in a feed (FeedCursor in feed.ts, which runs these statements). */
+interface FeedPlace {
+  tx: bigint;
+  id: bigint;
+}
+
+/** Whether `cursor` names an event of the player's feed below the horizon. One index probe. */
+export function feedEventIssuedSql(playerId: string, cursor: FeedPlace) {
+  return sqlQuery(
+    z.object({ issued: z.boolean() }),
+    Prisma.sql`
+      SELECT EXISTS (
+        SELECT 1 FROM player_events
+         WHERE player_id = ${playerId}::uuid
+           AND tx = ${cursor.tx.toString()}::xid8
+           AND id = ${cursor.id}::bigint
+           AND tx < pg_snapshot_xmin(pg_current_snapshot())) AS issued`,
+  );
+}
+
+/** The player's events after `after` and below the horizon, oldest first, at most `limit`. */
+export function readFeedSql(playerId: string, after: FeedPlace, limit: number) {
+  return sqlQuery(
+    z.object({
+      id: z.bigint(),
+      tx: z.string(),
+      type: z.enum(FEED_EVENT_TYPES),
+      game_id: z.string().nullable(),
+      lobby_id: z.string().nullable(),
+      seq: z.number().nullable(),
+      payload: jsonColumn(z.record(z.string(), z.unknown())),
+      created_at: z.date(),
+    }),
+    Prisma.sql`
+      SELECT id, tx::text AS tx, type, game_id, lobby_id, seq, payload, created_at
+        FROM player_events
+       WHERE player_id = ${playerId}::uuid
+         AND (tx, id) > (${after.tx.toString()}::xid8, ${after.id}::bigint)
+         AND tx < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY tx, id
+       LIMIT ${limit}::int`,
+  );
+}
+
+/**
+ * The player's newest event: committed or not, or with `readable` the newest a read can see now
+ * (below the horizon).
+ */
+export function feedTailSql(playerId: string, readable: boolean) {
+  return sqlQuery(
+    z.object({ tx: z.string(), id: z.bigint() }),
+    Prisma.sql`
+      SELECT tx::text AS tx, id FROM player_events
+       WHERE player_id = ${playerId}::uuid
+         ${readable ? Prisma.sql`AND tx < pg_snapshot_xmin(pg_current_snapshot())` : Prisma.empty}
+       ORDER BY tx DESC, id DESC
+       LIMIT 1`,
+  );
+}
+
+/**
+ * Adds events to players' feeds, as a statement or, given `from`, as part of a data-modifying CTE
+ * that selects from `from` (the move's guarded UPDATE), so a write that lost its race adds none.
+ * A game's event is unique per (player, game, seq, type): adding it again does nothing.
+ */
+export function insertFeedSql(events: readonly NewFeedEvent[], from?: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`INSERT INTO player_events (player_id, type, game_id, lobby_id, seq, payload)
+    SELECT r."playerId", r.type, r."gameId", r."lobbyId", r.seq, r.payload
+      FROM jsonb_to_recordset(${toJsonColumn(events)}::jsonb)
+           AS r("playerId" uuid, type varchar, "gameId" uuid, "lobbyId" uuid, seq int, payload jsonb)
+           ${from ? Prisma.sql`, ${from}` : Prisma.empty}
+    ON CONFLICT (player_id, game_id, seq, type) DO NOTHING`;
+}
