@@ -76,13 +76,13 @@ describe('a consumer that throws forever', () => {
 
     // The clock fires for the absent person, through the same entries the broken consumer fails on.
     const timeout = await waitFor(
-      () => prisma.gameEvent.findFirst({ where: { gameId: timed, cause: 'timeout' }, select: { actor: true, seq: true } }),
+      () => prisma.gameEvent.findFirst({ where: { gameId: timed, cause: 'timeout' }, orderBy: { seq: 'asc' }, select: { actor: true, seq: true } }),
       'the time-out move',
     );
     expect(timeout).toMatchObject({ actor: 'system', seq: 2 });
     // A bot moves, set off by its turnBegan entry (nobody had a head start).
     const botMove = await waitFor(
-      () => prisma.gameEvent.findFirst({ where: { gameId: botGame, actor: 'bot' }, select: { seq: true } }),
+      () => prisma.gameEvent.findFirst({ where: { gameId: botGame, actor: 'bot' }, orderBy: { seq: 'asc' }, select: { seq: true } }),
       'a bot’s move',
     );
     expect(botMove.seq).toBe(2);
