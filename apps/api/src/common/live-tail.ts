@@ -46,18 +46,20 @@ export interface TailOptions<P, T> {
 export async function* tail<P, T>(options: TailOptions<P, T>): AsyncGenerator<readonly T[], void, undefined> {
   const { signal, read, position, isAfter, notice } = options;
   if (signal.aborted) return;
-  const wakes = options.wake ? on(options.wake.emitter, options.wake.event, { signal }) : null;
-  let pending: Promise<IteratorResult<unknown[]>> | null = null;
+  const wakes = wakeUps(options.wake, signal);
   let after = options.after;
   /** A notice asked for the current reads; `awaited` is the newest position one named. */
   let noticed = false;
   let awaited: P | null = null;
   let retries = 0;
-  const heard = (args: unknown[]) => {
-    const mark = notice?.mark(args) ?? null;
-    if (mark !== null && (awaited === null || isAfter(mark, awaited))) awaited = mark;
-    noticed = notice !== undefined;
-    retries = 0;
+  const hear = (heard: readonly unknown[][]) => {
+    for (const args of heard) {
+      const mark = notice?.mark(args) ?? null;
+      if (mark !== null && (awaited === null || isAfter(mark, awaited))) awaited = mark;
+      noticed = notice !== undefined;
+      retries = 0;
+    }
+    return heard.length > 0;
   };
   try {
     for (;;) {
@@ -80,15 +82,8 @@ export async function* tail<P, T>(options: TailOptions<P, T>): AsyncGenerator<re
         if (signal.aborted) return;
       }
       if (rows && rows.length === options.batch) continue;
-      if (wakes) {
-        // Wake-ups heard meanwhile: one more read answers them all.
-        const taken = await takeHeard(wakes, pending);
-        pending = taken.pending;
-        if (taken.heard.length > 0) {
-          for (const args of taken.heard) heard(args);
-          continue;
-        }
-      }
+      // Wake-ups heard meanwhile: one more read answers them all.
+      if (hear(await wakes.heard())) continue;
       let wait = options.pollMs;
       if (noticed && rows && (rows.length === 0 || awaited !== null)) {
         const retry = notice?.retryMs[retries++];
@@ -99,57 +94,82 @@ export async function* tail<P, T>(options: TailOptions<P, T>): AsyncGenerator<re
           retries = 0;
         } else wait = retry;
       }
-      pending ??= wakes?.next() ?? null;
-      const woke = await wakeOrTimeout(pending, wait, signal);
+      hear(await wakes.wait(wait));
       if (signal.aborted) return;
-      if (woke) {
-        pending = null;
-        heard(woke);
-      }
     }
   } finally {
-    // Removes the bus listener now (events.on also does when the signal aborts).
-    await wakes?.return?.();
+    await wakes.close();
   }
 }
 
-/** The wake-ups already buffered, taken without waiting; `pending` is the next one, still to come. */
-async function takeHeard(
-  wakes: AsyncIterator<unknown[]>,
-  pending: Promise<IteratorResult<unknown[]>> | null,
-): Promise<{ heard: unknown[][]; pending: Promise<IteratorResult<unknown[]>> | null }> {
-  const heard: unknown[][] = [];
-  for (;;) {
-    const next = pending ?? wakes.next();
-    // A buffered wake-up's promise is already settled, so it wins the race against NOT_YET.
-    const result = await Promise.race([next, NOT_YET]);
-    if (result === UNHEARD) return { heard, pending: next };
-    pending = null;
-    if (result.done) return { heard, pending: null };
-    heard.push(result.value);
-  }
+/** One listener's wake-ups from a bus, heard through events.on until `signal` aborts or `close`. */
+export interface WakeUps {
+  /** The arguments of the wake-ups heard and not yet taken, taken now without waiting. */
+  heard(): Promise<unknown[][]>;
+  /** Waits for a wake-up, at most `ms` (and not past the signal), then takes every one heard ([]: none came). */
+  wait(ms: number): Promise<unknown[][]>;
+  /** Removes the listener now (events.on also does when the signal aborts). */
+  close(): Promise<void>;
+}
+
+/** Listens to `source` from now on (without a source: only `wait`'s timer). */
+export function wakeUps(source: WakeSource | undefined, signal: AbortSignal): WakeUps {
+  const wakes = source && !signal.aborted ? on(source.emitter, source.event, { signal }) : null;
+  /** The next wake-up, asked for and still to come. */
+  let pending: Promise<IteratorResult<unknown[]>> | null = null;
+  const heard = async (): Promise<unknown[][]> => {
+    const taken: unknown[][] = [];
+    if (!wakes) return taken;
+    try {
+      for (;;) {
+        const next = pending ?? wakes.next();
+        // A buffered wake-up's promise is already settled, so it wins the race against NOT_YET.
+        const result = await Promise.race([next, NOT_YET]);
+        if (result === UNHEARD) {
+          pending = next;
+          return taken;
+        }
+        pending = null;
+        if (result.done) return taken;
+        taken.push(result.value as unknown[]);
+      }
+    } catch (error) {
+      pending = null;
+      if (signal.aborted) return taken; // events.on rejects its pending wake-up with an AbortError
+      throw error;
+    }
+  };
+  return {
+    heard,
+    async wait(ms) {
+      if (signal.aborted) return [];
+      const timer = new AbortController();
+      const onAbort = () => timer.abort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        const timeout: Promise<typeof UNHEARD> = sleep(ms, UNHEARD, { signal: timer.signal, ref: false }).catch(() => UNHEARD);
+        if (wakes) pending ??= wakes.next();
+        const first = await Promise.race(pending ? [pending, timeout] : [timeout]);
+        if (first === UNHEARD) return [];
+        pending = null;
+        return first.done ? [] : [first.value as unknown[], ...(await heard())];
+      } catch (error) {
+        pending = null;
+        if (signal.aborted) return [];
+        throw error;
+      } finally {
+        timer.abort();
+        signal.removeEventListener('abort', onAbort);
+      }
+    },
+    async close() {
+      await wakes?.return?.();
+    },
+  };
 }
 
 const UNHEARD: unique symbol = Symbol('unheard');
 const NOT_YET = Promise.resolve(UNHEARD);
-
-/** The wake-up's arguments, or null after `ms` or when `signal` aborts. */
-async function wakeOrTimeout(pending: Promise<IteratorResult<unknown[]>> | null, ms: number, signal: AbortSignal): Promise<unknown[] | null> {
-  const timer = new AbortController();
-  const onAbort = () => timer.abort();
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    const timeout = sleep(ms, null, { signal: timer.signal, ref: false }).catch(() => null);
-    const result = await Promise.race(pending ? [pending.then((r) => (r.done ? null : r.value)), timeout] : [timeout]);
-    return result;
-  } catch (error) {
-    if (signal.aborted) return null; // events.on rejects its pending wake-up with an AbortError
-    throw error;
-  } finally {
-    timer.abort();
-    signal.removeEventListener('abort', onAbort);
-  }
-}
 
 /**
  * `start` as an iterator whose `return()` (a client completing its subscription) ends it at once:

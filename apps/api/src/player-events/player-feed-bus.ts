@@ -51,10 +51,9 @@ export class PlayerFeedBus {
     return () => this.emitter.off(playerId, listener);
   }
 
-  /** Any player's feed grew (for a dispatcher that serves many players): whose, and by which transaction when known. */
-  listenAll(listener: (playerIds: readonly string[], tx: bigint | null) => void): () => void {
-    this.emitter.on(ANY, listener);
-    return () => this.emitter.off(ANY, listener);
+  /** What wakes a dispatcher that serves many players: any player's feed grew (whose, and by which transaction when known). */
+  wakesAll(): WakeSource {
+    return { emitter: this.emitter, event: ANY };
   }
 
   listeners(playerId: string): number {
