@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { LiveTails, tail, untilReturned, type TailOptions } from './live-tail.js';
+import { LiveTails, tail, untilReturned, wakeUps, type TailOptions } from './live-tail.js';
 
 /** A sequence 1, 2, 3… kept in memory, read like the log: items after a position, at most `limit`. */
 function sequence() {
@@ -145,6 +145,30 @@ describe('tail', () => {
     await expect.poll(() => got).toEqual([1]);
     stop.abort();
     await done;
+  });
+});
+
+describe('wakeUps', () => {
+  it('gives every wake-up heard since the last look, with its arguments, and [] when none came in time', async () => {
+    const bus = new EventEmitter();
+    const stop = new AbortController();
+    const wakes = wakeUps({ emitter: bus, event: 'any' }, stop.signal);
+    expect(await wakes.wait(1)).toEqual([]);
+    bus.emit('any', ['p1'], 7n);
+    bus.emit('any', ['p2'], null);
+    expect(await wakes.heard()).toEqual([
+      [['p1'], 7n],
+      [['p2'], null],
+    ]);
+    expect(await wakes.heard()).toEqual([]);
+    const waiting = wakes.wait(HOUR);
+    bus.emit('any', ['p3'], 8n);
+    expect(await waiting).toEqual([[['p3'], 8n]]);
+    stop.abort();
+    expect(await wakes.wait(HOUR)).toEqual([]);
+    await wakes.close();
+    expect(bus.listenerCount('any')).toBe(0);
+    expect(bus.listenerCount('error')).toBe(0);
   });
 });
 

@@ -335,7 +335,7 @@ export class LiveTails<P, T> {
   private from(key: string, hub: Hub<P>, knownAtJoin: P | null, last: P): P {
     if (hub.start === null) {
       hub.start = hub.known = last;
-      void this.run(key, hub, last);
+      this.run(key, hub, last).catch((error: unknown) => this.options.failed?.(key, error));
     }
     return knownAtJoin ?? hub.start;
   }
