@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Response } from 'express';
+import { once } from 'node:events';
 import { toDomainError } from '../common/to-domain-error.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { AuthenticatedPlayer } from './authenticated-player.js';
@@ -120,7 +121,8 @@ export class EventStreams implements OnModuleDestroy {
         if (next.done || signal.aborted) return;
         const m = message(next.value);
         // A client that stops reading holds its own stream back, nobody else's.
-        if (!res.write(frame(m.event, m.data, m.id))) await drained(res, signal);
+        // (The client leaving aborts `signal`, which ends this wait.)
+        if (!res.write(frame(m.event, m.data, m.id))) await once(res, 'drain', { signal }).catch(() => undefined);
       }
     } catch (error) {
       if (signal.aborted) return;
@@ -139,18 +141,4 @@ function frame(event: string, data: unknown, id?: string): string {
 function errorData(reason: string): { code: string; message: string } {
   const at = reason.indexOf(': ');
   return at > 0 ? { code: reason.slice(0, at), message: reason.slice(at + 2) } : { code: 'UNAUTHENTICATED', message: reason };
-}
-
-function drained(res: Response, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    res.once('drain', done);
-    res.once('close', done);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
+import type { WakeSource } from '../common/live-tail.js';
 import { InstanceBus } from '../instance-bus/instance-bus.js';
 
 /**
  * Tells followers of a game that its event log grew, after the commit. It carries no events:
- * the game's hub (GameFollowers) reads the log after the last entry it handed out, once for all
- * followers, and every entry goes through the per-seat redaction on the way out. Other instances
- * hear of it over the instance bus (Redis, with REDIS_URL); hubs also re-read on a timer.
- * One listener per followed game, not per follower: the default listener limit stays, so a leak
- * shows up as Node's warning.
+ * the game's live tail (GameFollowers) reads the log after the last entry it handed out, once for
+ * all followers, and every entry goes through the per-seat redaction on the way out. Other
+ * instances hear of it over the instance bus (Redis, with REDIS_URL); tails also re-read on a timer.
+ * One listener per followed game, not per follower (`listeners` counts them; tests check that a
+ * game's last follower leaves none behind).
  */
 @Injectable()
 export class GameLogBus {
@@ -16,6 +17,8 @@ export class GameLogBus {
   private readonly remote = new Set<(gameId: string, version: number) => void>();
 
   constructor(private readonly bus: InstanceBus) {
+    // events.on adds an `error` listener per followed game beside its own: no limit to warn at.
+    this.emitter.setMaxListeners(0);
     bus.on('game-log', (payload) => {
       const [gameId, version] = payload.split(' ');
       if (!gameId) return;
@@ -24,7 +27,7 @@ export class GameLogBus {
     });
     // Notices were lost while Redis was away: every followed game is read again now.
     bus.onReconnect(() => {
-      for (const gameId of this.emitter.eventNames()) this.emitter.emit(gameId, -1);
+      for (const gameId of this.emitter.eventNames()) if (gameId !== 'error') this.emitter.emit(gameId, -1);
     });
   }
 
@@ -43,6 +46,11 @@ export class GameLogBus {
   listenRemote(listener: (gameId: string, version: number) => void): () => void {
     this.remote.add(listener);
     return () => this.remote.delete(listener);
+  }
+
+  /** What wakes a tail of the game's log (the version committed, or -1 after a reconnect). */
+  wakes(gameId: string): WakeSource {
+    return { emitter: this.emitter, event: gameId };
   }
 
   listen(gameId: string, listener: (version: number) => void): () => void {

@@ -19,7 +19,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { DEAL_FACTS } from './deal-facts.js';
 import { GameFollowers } from './game-followers.js';
-import { GameLogFollower } from './game-log-follower.js';
+import { followGameLog } from './game-log-follower.js';
 import { feedOf, followUpsOf } from './follow-ups.js';
 import type { NewFeedEvent } from '../player-events/feed-events.js';
 import { insertFeedSql } from '../player-events/feed.js';
@@ -295,7 +295,7 @@ export class GamesService {
    * the last seq it got. Followers of one game share one read per new entry (GameFollowers).
    */
   follow(gameId: string, viewer: AuthenticatedPlayer, afterSeq: number, signal?: AbortSignal): AsyncIterableIterator<GameLogEntry> {
-    return new GameLogFollower(this.prisma, this.followers, gameId, viewer.id, afterSeq, signal);
+    return followGameLog(this.prisma, this.followers, gameId, viewer.id, afterSeq, signal);
   }
 
   /**

@@ -8,7 +8,7 @@ import { PlayerEventsService } from '../player-events/player-events.service.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { lastMovesSql, turnsToPlaySql, type TurnKey } from './inbox.sql.js';
 import type { TurnToPlay, TurnToPlayPage } from './models/turn.model.js';
-import { PlayerEventFollower, type FeedReader } from './player-event-follower.js';
+import { followFeed } from './player-event-follower.js';
 import { PlayerFollowers } from './player-followers.js';
 
 const UNTIMED = 'untimed';
@@ -21,18 +21,11 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
  */
 @Injectable()
 export class InboxService {
-  private readonly reader: FeedReader;
-
   constructor(
     private readonly prisma: PrismaService,
     private readonly events: PlayerEventsService,
     private readonly followers: PlayerFollowers,
-  ) {
-    this.reader = {
-      read: (playerId, after, limit) => this.events.feed(playerId, after, limit),
-      tail: (playerId) => this.tail(playerId),
-    };
-  }
+  ) {}
 
   /**
    * The caller's active games where their seat is to move, soonest deadline first, untimed ones
@@ -87,7 +80,7 @@ export class InboxService {
    * instance share one follower (PlayerFollowers).
    */
   follow(player: AuthenticatedPlayer, after: FeedCursor | null, signal?: AbortSignal): AsyncIterableIterator<FeedEvent> {
-    return new PlayerEventFollower(this.reader, this.followers, player.id, after, signal);
+    return followFeed(this.followers, (playerId) => this.tail(playerId), player.id, after, signal);
   }
 
   private seatsOf(gameIds: string[]) {

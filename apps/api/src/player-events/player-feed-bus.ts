@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
+import type { WakeSource } from '../common/live-tail.js';
 import { InstanceBus } from '../instance-bus/instance-bus.js';
 
 /**
@@ -19,7 +20,8 @@ export class PlayerFeedBus {
       this.notify(ids, /^\d+$/.test(tx) ? BigInt(tx) : null);
     });
     // Notices were lost while Redis was away: every followed feed is read again now.
-    bus.onReconnect(() => this.notify(this.emitter.eventNames().filter((name): name is string => typeof name === 'string'), null));
+    // (`error` is events.on's own listener, not a player.)
+    bus.onReconnect(() => this.notify(this.emitter.eventNames().filter((name): name is string => typeof name === 'string' && name !== 'error'), null));
   }
 
   /**
@@ -39,15 +41,19 @@ export class PlayerFeedBus {
     this.emitter.emit(ANY, ids, tx);
   }
 
+  /** What wakes a tail of the player's feed (with the committed transaction when known, else null). */
+  wakes(playerId: string): WakeSource {
+    return { emitter: this.emitter, event: playerId };
+  }
+
   listen(playerId: string, listener: (tx: bigint | null) => void): () => void {
     this.emitter.on(playerId, listener);
     return () => this.emitter.off(playerId, listener);
   }
 
-  /** Any player's feed grew (for a dispatcher that serves many players): whose, and by which transaction when known. */
-  listenAll(listener: (playerIds: readonly string[], tx: bigint | null) => void): () => void {
-    this.emitter.on(ANY, listener);
-    return () => this.emitter.off(ANY, listener);
+  /** What wakes a dispatcher that serves many players: any player's feed grew (whose, and by which transaction when known). */
+  wakesAll(): WakeSource {
+    return { emitter: this.emitter, event: ANY };
   }
 
   listeners(playerId: string): number {

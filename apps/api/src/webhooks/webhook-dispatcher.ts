@@ -1,5 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { wakeUps } from '../common/live-tail.js';
 import type { AppConfig } from '../config/app-config.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PlayerFeedBus } from '../player-events/player-feed-bus.js';
@@ -24,7 +26,7 @@ export const OVERDUE_MS = 5 * 60_000;
 const RESCUE_ENDPOINTS = 200;
 const RESCUE_DELIVERIES = 500;
 /** A noticed transaction not yet below the feed's horizon: look again after these waits (ms). */
-const HORIZON_RETRIES_MS = [2, 5, 10, 20, 50, 100];
+const HORIZON_RETRIES_MS: readonly number[] = [2, 5, 10, 20, 50, 100];
 
 /** What one fan-out statement did. */
 export interface FanOut {
@@ -57,15 +59,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private readonly settings: AppConfig['webhooks'];
   private readonly worker: boolean;
   private running: Promise<void> | null = null;
-  /** Players noticed since the last pass began, with the newest transaction noticed (null: unknown); `all`: a sweep is due. */
-  private noticed = new Map<string, bigint | null>();
-  private all = false;
   /** Players whose noticed transaction was not yet below the horizon, and how often that was seen. */
   private awaited = new Map<string, { tx: bigint; tries: number }>();
-  private timer: NodeJS.Timeout | null = null;
-  private sweep: NodeJS.Timeout | null = null;
-  private unlisten: (() => void) | null = null;
-  private stopped = false;
+  private readonly stop = new AbortController();
 
   constructor(
     private readonly prisma: PrismaService,
@@ -76,55 +72,76 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.worker = config.get('jobs', { infer: true }).worker;
   }
 
+  private get stopped(): boolean {
+    return this.stop.signal.aborted;
+  }
+
   onApplicationBootstrap(): void {
     if (!this.worker) return; // an instance that works no jobs leaves fan-out to the others
-    this.unlisten = this.bus.listenAll((playerIds, tx) => this.wake(playerIds, tx));
-    this.sweep = setInterval(() => this.wake(null), this.settings.sweepMs).unref();
-    this.wake(null); // what was written while no instance ran
+    this.running = this.run().catch((error: unknown) => this.log.error(`webhook fan-out stopped: ${String(error)}`));
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.unlisten?.();
-    if (this.sweep) clearInterval(this.sweep);
-    if (this.timer) clearTimeout(this.timer);
-    this.sweep = this.timer = null;
+    this.stop.abort();
     await this.running;
   }
 
   /**
-   * These players' feeds grew (null: any feed may have): fan out soon. Cheap to call often; passes
-   * never overlap, and what is noticed during one is worked by the next.
+   * The fan-out's live tail of every player's feed: woken by the PlayerFeedBus (the players named),
+   * a sweep over every endpoint on a timer (what other instances wrote, a lost notice) and at
+   * start-up (what was written while no instance ran), and a noticed commit not yet below the
+   * horizon looked at again shortly. A wake-up waits WAKE_DELAY_MS so that the events of many
+   * commits go out in one pass; passes never overlap, and what is heard during one is worked by
+   * the next. Ends with the server, after the pass under way.
    */
-  wake(playerIds: readonly string[] | null, tx: bigint | null = null, delayMs = WAKE_DELAY_MS): void {
-    if (this.stopped) return;
-    if (playerIds === null) this.all = true;
-    else {
-      for (const id of playerIds) this.noticed.set(id, newer(this.noticed.get(id) ?? null, tx));
+  private async run(): Promise<void> {
+    const signal = this.stop.signal;
+    const wakes = wakeUps(this.bus.wakesAll(), signal);
+    let noticed = new Map<string, bigint | null>();
+    const hear = (heard: readonly unknown[][]) => {
+      for (const [playerIds, tx] of heard as [readonly string[], bigint | null][]) {
+        for (const id of playerIds) noticed.set(id, newer(noticed.get(id) ?? null, tx));
+      }
+    };
+    let sweepAt = Date.now(); // at once: what was written while no instance ran
+    let retry: { at: number; players: readonly string[] } | null = null;
+    try {
+      while (!signal.aborted) {
+        const now = Date.now();
+        const all = now >= sweepAt;
+        if (retry && now >= retry.at) {
+          for (const id of retry.players) if (!noticed.has(id)) noticed.set(id, null);
+          retry = null;
+        }
+        if (!all && noticed.size === 0) {
+          hear(await wakes.wait(Math.max(0, Math.min(sweepAt, retry?.at ?? Infinity) - now)));
+          continue;
+        }
+        await sleep(WAKE_DELAY_MS, undefined, { signal, ref: false }).catch(() => undefined);
+        hear(await wakes.heard());
+        if (signal.aborted) return;
+        if (all) sweepAt = Date.now() + this.settings.sweepMs;
+        const players = noticed;
+        noticed = new Map();
+        try {
+          const again = await this.pass(all, players);
+          if (again) retry = { at: Date.now() + again.waitMs, players: again.players };
+        } catch (error) {
+          this.log.warn(`webhook fan-out: ${String(error)}`);
+        }
+      }
+    } finally {
+      await wakes.close();
     }
-    if (this.running || this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.running = this.pass()
-        .catch((error: unknown) => this.log.warn(`webhook fan-out: ${String(error)}`))
-        .finally(() => {
-          this.running = null;
-          if (this.all || this.noticed.size > 0) this.wake([]);
-        });
-    }, delayMs);
   }
 
-  /** Works what was noticed: every endpoint after a sweep was asked for, else the noticed players'. */
-  private async pass(): Promise<void> {
-    const all = this.all;
-    const noticed = this.noticed;
-    this.all = false;
-    this.noticed = new Map();
+  /** Works what was noticed: every endpoint when a sweep is due, else the noticed players'. Returns the players to look at again, and when. */
+  private async pass(all: boolean, noticed: Map<string, bigint | null>): Promise<{ players: string[]; waitMs: number } | null> {
     if (all) {
       await this.dispatchAll();
       await this.rescueOverdue();
       await this.dropExpiredSecrets();
-      return;
+      return null;
     }
     const ids = [...noticed.keys()];
     let horizon: bigint | null = null;
@@ -132,15 +149,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       const h = await this.dispatchPlayers(ids.slice(i, i + PLAYERS));
       if (h !== null) horizon = horizon === null || h < horizon ? h : horizon;
     }
-    this.retryBehindHorizon(noticed, horizon);
+    return this.behindHorizon(noticed, horizon);
   }
 
   /**
    * A noticed commit whose transaction is not below the horizon yet (an older transaction was still
    * running) was not read: look again shortly, a few times, as the streams do; the sweep is the net.
    */
-  private retryBehindHorizon(noticed: Map<string, bigint | null>, horizon: bigint | null): void {
-    if (horizon === null || this.stopped) return;
+  private behindHorizon(noticed: Map<string, bigint | null>, horizon: bigint | null): { players: string[]; waitMs: number } | null {
+    if (horizon === null || this.stopped) return null;
     let wait: number | null = null;
     const again: string[] = [];
     for (const [id, tx] of noticed) {
@@ -160,7 +177,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       again.push(id);
       wait = wait === null ? delay : Math.min(wait, delay);
     }
-    if (wait !== null) setTimeout(() => this.wake(again), wait).unref();
+    return wait === null ? null : { players: again, waitMs: wait };
   }
 
   /** One pass over every enabled endpoint whose player has feed events after its cursor. */
