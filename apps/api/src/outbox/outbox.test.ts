@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { pickServerBot } from '../bots/bot-players.js';
 import { loadConfig, type AppConfig } from '../config/app-config.js';
-import { GameStore } from '../games/index.js';
+import { GameStore, projectCommit } from '../games/index.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY, type TestPlayer } from '../games/games.test-kit.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { Outbox } from './outbox.js';
@@ -140,8 +140,13 @@ describe('outbox entries', () => {
     const entriesBefore = await prisma.gameEvent.count({ where: { gameId } });
 
     const applied = await store.write({
+      ...projectCommit({
+      type: 'move',
       gameId,
       readVersion: game.version, // stale
+      seats: game.seats,
+      serverBots: game.serverBots,
+      timedOut: null,
       entries: [
         {
           seq: game.version + 1,
@@ -162,6 +167,7 @@ describe('outbox entries', () => {
       state: game.state,
       now: new Date(),
       clock: null,
+      }),
       feed: [
         {
           playerId: seated[1].id,
