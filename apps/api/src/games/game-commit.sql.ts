@@ -1,3 +1,4 @@
+import { arrayField, field, jsonField, row, timeField } from '../database/copy-text.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { insertOutboxSql } from '../outbox/outbox-entries.js';
 import { insertFeedSql } from '../player-events/feed.js';
@@ -36,7 +37,7 @@ export function gameCommitSql(p: GameProjection): Prisma.Sql {
   if (hasRows(p.deals)) {
     ctes.push(Prisma.sql`n AS (
       INSERT INTO deals (game_id, index, dealer, seed, deck, seed_hash, contract, declarer, bid, trump, tricks, scores, started_at, finished_at)
-      SELECT g.id, r.index, r.dealer, r.seed, coalesce(r.deck, '{}'), r."seedHash", r.contract, r.declarer, r.bid, r.trump, r.tricks, r.scores,
+      SELECT g.id, r.index, r.dealer, r.seed, r.deck, r."seedHash", r.contract, r.declarer, r.bid, r.trump, r.tricks, r.scores,
              coalesce(r."startedAt", now()), r."finishedAt"
         FROM g, jsonb_to_recordset(${json(p.deals)}::jsonb)
              AS r(index int, dealer smallint, seed char(32), deck text[], "seedHash" char(64), contract varchar, declarer smallint,
@@ -135,4 +136,67 @@ function intArray(values: readonly number[]): Prisma.Sql {
 
 function textArray(values: readonly string[]): Prisma.Sql {
   return values.length === 0 ? Prisma.sql`'{}'::text[]` : Prisma.sql`ARRAY[${Prisma.join(values.map((v) => Prisma.sql`${v}::text`))}]`;
+}
+
+/** The tables a projection written whole is loaded into by COPY, with their columns in the order `gameCommitCopy` writes them. */
+export const GAME_COPY_COLUMNS = {
+  games:
+    'games (id, lobby_id, preset, options, players, first_dealer, status, version, phase, deal_index, to_move, state, totals, winners, time_control, ' +
+    'turn_deadline, turn_started_at, bank_ms, timeouts, end_seat, end_reason, rated, rated_at, imported_by, seat_names, seat_bots, import_hash, ' +
+    'created_at, updated_at, finished_at)',
+  gameSeats: 'game_seats (game_id, seat, player_id, total, place, created_at)',
+  deals: 'deals (game_id, index, dealer, seed, deck, seed_hash, contract, declarer, bid, trump, tricks, scores, started_at, finished_at)',
+  gameEvents:
+    'game_events (game_id, seq, kind, deal_index, seat, player_id, actor, cause, move, events, idempotency_key, request_hash, response, deadline, created_at)',
+  tricks: 'tricks (game_id, deal_index, index, leader, cards, winner)',
+  gameRecords: 'game_records (game_id, record, created_at)',
+} as const;
+
+export type GameCopyRows = { [T in keyof typeof GAME_COPY_COLUMNS]: string[] };
+
+/**
+ * A game written whole (an archive commit with its own times, as the seeding script makes them)
+ * as COPY text lines, appended per table to `out`: the same rows `gameCommitSql` writes, for a
+ * bulk load of many games. It has no guard and no outbox or feed: it is for an empty database.
+ */
+export function gameCommitCopy(p: GameProjection, out: GameCopyRows): void {
+  const g = p.gameInsert;
+  if (!g || p.gameUpdate || p.outbox || p.feed.length > 0 || typeof p.deals === 'string' || typeof p.tricks === 'string' || typeof p.entries === 'string') {
+    throw new Error('gameCommitCopy writes a game written whole, with its rows as values');
+  }
+  const time = (at: Date | null) => timeField(at?.getTime() ?? null);
+  const written = g.finishedAt ?? g.createdAt;
+  out.games.push(
+    row([
+      g.id, field(g.lobbyId), g.preset, jsonField(g.options), String(g.players), String(g.firstDealer), g.status, String(g.version), g.phase,
+      String(g.dealIndex), field(g.toMove), field(g.state), arrayField(g.totals), arrayField(g.winners), jsonField(g.timeControl),
+      time(g.turnDeadline), time(g.turnStartedAt), arrayField(g.bankMs), arrayField(g.timeouts), field(g.endSeat), field(g.endReason),
+      String(g.rated), time(g.ratedAt), field(g.importedBy), textArrayField(g.seatNames), textArrayField(g.seatBots), field(g.importHash),
+      time(g.createdAt), time(written), time(g.finishedAt),
+    ]),
+  );
+  for (const s of p.seats) out.gameSeats.push(row([g.id, String(s.seat), s.playerId, field(s.total), field(s.place), time(s.createdAt)]));
+  for (const d of p.deals) {
+    out.deals.push(
+      row([
+        g.id, String(d.index), String(d.dealer), field(d.seed), d.deck === null ? '\\N' : arrayField(d.deck), d.seedHash, field(d.contract), field(d.declarer),
+        field(d.bid), field(d.trump), jsonField(d.tricks), jsonField(d.scores), time(d.startedAt ?? written), time(d.finishedAt),
+      ]),
+    );
+  }
+  for (const e of p.entries) {
+    out.gameEvents.push(
+      row([
+        g.id, String(e.seq), e.kind, String(e.dealIndex), field(e.seat), field(e.playerId), e.actor, field(e.cause), jsonField(e.move),
+        jsonField(e.events), field(e.idempotencyKey), field(e.requestHash), jsonField(e.response), time(e.deadline), time(e.createdAt ?? written),
+      ]),
+    );
+  }
+  for (const t of p.tricks) out.tricks.push(row([g.id, String(t.dealIndex), String(t.index), String(t.leader), arrayField(t.cards), String(t.winner)]));
+  if (p.record !== null) out.gameRecords.push(row([g.id, field(p.record), time(written)]));
+}
+
+/** text[] of names (a seat name may hold any character): each element quoted. */
+function textArrayField(values: readonly string[]): string {
+  return field(`{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`);
 }

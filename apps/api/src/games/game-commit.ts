@@ -423,7 +423,7 @@ function projectArchive(c: GameArchiveCommit): GameProjection {
       status: 'finished',
       version,
       phase: phase(c.state),
-      dealIndex: Math.max(0, c.deals.length - 1),
+      dealIndex: dealIndex(c.state),
       toMove: currentPlayer(c.state),
       state: serializeStateJson(c.state),
       totals: c.totals,
