@@ -140,33 +140,34 @@ describe('outbox entries', () => {
     const entriesBefore = await prisma.gameEvent.count({ where: { gameId } });
 
     const applied = await store.write({
+      // A move decided on a version that is gone, with feed and outbox rows of its own.
       ...projectCommit({
-      type: 'move',
-      gameId,
-      readVersion: game.version, // stale
-      seats: game.seats,
-      serverBots: game.serverBots,
-      timedOut: null,
-      entries: [
-        {
-          seq: game.version + 1,
-          kind: 'bid',
-          dealIndex: 0,
-          seat: 0,
-          playerId: seated[0].id,
-          actor: 'player',
-          cause: null,
-          move: { seat: 0, bid: 'pass' },
-          events: [],
-          idempotencyKey: null,
-          requestHash: null,
-          response: null,
-        },
-      ],
-      next: null,
-      state: game.state,
-      now: new Date(),
-      clock: null,
+        type: 'move',
+        gameId,
+        readVersion: game.version, // stale
+        seats: game.seats,
+        serverBots: game.serverBots,
+        timedOut: null,
+        entries: [
+          {
+            seq: game.version + 1,
+            kind: 'bid',
+            dealIndex: 0,
+            seat: 0,
+            playerId: seated[0].id,
+            actor: 'player',
+            cause: null,
+            move: { seat: 0, bid: 'pass' },
+            events: [],
+            idempotencyKey: null,
+            requestHash: null,
+            response: null,
+          },
+        ],
+        next: null,
+        state: game.state,
+        now: new Date(),
+        clock: null,
       }),
       feed: [
         {
