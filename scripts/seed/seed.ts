@@ -8,7 +8,7 @@ import { hashToken } from '../../apps/api/src/auth/tokens.js';
 import { prepareDatabase } from '../../apps/api/src/database/job-queue.js';
 import { backfillPlayerStats } from '../../apps/api/src/profiles/player-stats.sql.js';
 import { newSkill, rateTable, skillOrdinal, type Skill } from '../../apps/api/src/ratings/rating-math.js';
-import { field, row, timeField } from './copy-text.js';
+import { field, row, timeField } from '../../apps/api/src/database/copy-text.js';
 import { connect, copyRows, loadRange, maySkipChecks, type GameRange, type RangeResult } from './load.js';
 import { rngOf, uuidOf, type FinishedGame, type SeedPlayer } from './simulate.js';
 

@@ -2,10 +2,10 @@
 // rows the server writes for a game played through its lobby and move path: the lobby and its
 // seats, the game and its seats, one game_events entry per deal dealt and per move (and 'end' for
 // a resignation or forfeit), the deals and their tricks. The deal and the clock come from the
-// server's own functions (games/dealing.ts, games/time-control.ts); the rows follow game-store.ts.
+// server's own functions (games/dealing.ts, games/time-control.ts); the game's rows are its
+// archive commit's projection (games/game-commit.ts), loaded by COPY.
 import { createHash } from 'node:crypto';
 import {
-  cardName,
   currentPlayer,
   dealIndex,
   endGame,
@@ -14,10 +14,8 @@ import {
   makeRules,
   moveToJson,
   newGame,
-  outcome,
   phase,
   placesOf,
-  encodeState,
   Xoshiro128,
   type EndReason,
   type GameEvent,
@@ -30,7 +28,9 @@ import { dealFresh, type NewDeal } from '../../apps/api/src/games/dealing.js';
 import { botMarksOf, buildRecord } from '../../apps/api/src/games/record.js';
 import { clockAfter, startClock, type GameClock, type TimeControl } from '../../apps/api/src/games/time-control.js';
 import { INVITE_ALPHABET, INVITE_CODE_LENGTH } from '../../apps/api/src/lobbies/invite-code.js';
-import { arrayField, field, jsonField, row, timeField } from './copy-text.js';
+import { jsonField, row, timeField } from '../../apps/api/src/database/copy-text.js';
+import { dealEntry, projectCommit, type ActorKind, type ArchivedDeal, type ArchivedEntry, type GameArchiveCommit, type LogEntry } from '../../apps/api/src/games/game-commit.js';
+import { GAME_COPY_COLUMNS, gameCommitCopy, type GameCopyRows } from '../../apps/api/src/games/game-commit.sql.js';
 
 /** A player as the games are planned from: who, and how often they play. */
 export interface SeedPlayer {
@@ -110,7 +110,7 @@ function inviteCodeOf(index: number, offset: number): string {
 }
 
 /** The rows of a batch of games, as COPY text per table. */
-export class Rows {
+export class Rows implements GameCopyRows {
   lobbies: string[] = [];
   lobbySeats: string[] = [];
   games: string[] = [];
@@ -221,47 +221,28 @@ export function seedGame(ctx: SeedContext, index: number, out: Rows): FinishedGa
   const first: NewDeal = dealFresh(newGame(rules, firstDealer), hex32(rng));
   let state = first.state;
   let clock: GameClock | null = control ? startClock(control, n, currentPlayer(state), new Date(now)) : null;
-  let seq = 1;
-  const entry = (kind: string, deal: number, seat: number | null, actor: string, cause: string | null, move: unknown, events: GameEvent[], deadline: Date | null) =>
-    out.gameEvents.push(
-      row([gameId, String(seq), kind, String(deal), field(seat), seat === null ? '\\N' : ids[seat], actor, field(cause), jsonField(move), jsonField(events), timeField(deadline?.getTime() ?? null), timeField(now)]),
-    );
-  entry('deal', first.index, null, 'system', null, null, first.events, clock?.deadline ?? null);
-  const openDeals = new Map<number, { dealer: number; seed: string; seedHash: string; startedAt: number }>();
-  openDeals.set(first.index, { dealer: first.dealer, seed: first.seed, seedHash: first.seedHash, startedAt: now });
-  // The record's sources, as the server reads them back: the deals' seeds by index, and the moves
-  // with their keys in the order the jsonb move column gives them.
-  const dealSeeds: string[] = [first.seed];
+  const entries: ArchivedEntry[] = [];
+  const deals: ArchivedDeal[] = [];
+  const entry = (e: Omit<LogEntry, 'seq' | 'idempotencyKey' | 'requestHash' | 'response'>, deadline: Date | null) =>
+    entries.push({ ...e, seq: entries.length + 1, idempotencyKey: null, requestHash: null, response: null, deadline, createdAt: new Date(now) });
+  const dealt = (deal: NewDeal) => {
+    entry(dealEntry(entries.length + 1, deal), clock?.deadline ?? null);
+    deals[deal.index] = { dealer: deal.dealer, seed: deal.seed, deck: null, seedHash: deal.seedHash, startedAt: new Date(now) };
+  };
+  dealt(first);
+  // The record's moves, as the server reads them back: with their keys in the order the jsonb move column gives them.
   const recordMoves: { dealIndex: number; move: unknown }[] = [];
 
-  /** The entries of one write, its trick, the deal's result and the next deal (GameStore.write). */
-  const write = (w: { by: number; timedOut: boolean; kind: string; deal: number; actor: string; cause: string | null; move: unknown; events: GameEvent[] }) => {
-    const scored = w.events.find((e): e is Extract<GameEvent, { type: 'dealScored' }> => e.type === 'dealScored');
-    const trick = w.events.find((e): e is Extract<GameEvent, { type: 'trickTaken' }> => e.type === 'trickTaken');
+  /** One write: its entry and the next deal, the clock after it (as MovesService plans a move). */
+  const write = (w: { by: number; timedOut: boolean; kind: string; deal: number; actor: ActorKind; cause: string | null; move: unknown; events: GameEvent[] }) => {
     const next = phase(state) === 'dealing' && !gameEnd(state) ? dealFresh(state, hex32(rng)) : null;
     if (next) state = next.state;
     if (clock) clock = clockAfter(clock, w.by, w.timedOut, phase(state) === 'over' ? null : currentPlayer(state), new Date(now));
-    seq++;
     // Only the write's last entry carries the next turn's deadline.
-    entry(w.kind, w.deal, w.by, w.actor, w.cause, w.move, w.events, next ? null : (clock?.deadline ?? null));
+    const { by, kind, deal, actor, cause, move, events } = w;
+    entry({ kind, dealIndex: deal, seat: by, playerId: ids[by], actor, cause, move, events }, next ? null : (clock?.deadline ?? null));
     if (w.kind !== 'end') recordMoves.push({ dealIndex: w.deal, move: jsonbOrdered(w.move) });
-    if (trick) out.tricks.push(row([gameId, String(w.deal), String(trick.trick), String(trick.leader), arrayField(trick.cards.map(cardName)), String(trick.winner)]));
-    if (scored) {
-      const result = outcome(state).deals[w.deal];
-      const contract = 'contract' in result ? result.contract : null;
-      const bidding = 'declarer' in result ? result : null;
-      const d = openDeals.get(w.deal)!;
-      openDeals.delete(w.deal);
-      out.deals.push(
-        row([gameId, String(w.deal), String(d.dealer), d.seed, d.seedHash, field(contract), field(bidding?.declarer), field(bidding?.bid), field(bidding?.trump), jsonField(scored.tricks), jsonField(scored.scores), timeField(d.startedAt), timeField(now)]),
-      );
-    }
-    if (next) {
-      seq++;
-      entry('deal', next.index, null, 'system', null, null, next.events, clock?.deadline ?? null);
-      dealSeeds[next.index] = next.seed;
-      openDeals.set(next.index, { dealer: next.dealer, seed: next.seed, seedHash: next.seedHash, startedAt: now });
-    }
+    if (next) dealt(next);
     return w.events.find((e): e is Extract<GameEvent, { type: 'gameOver' }> => e.type === 'gameOver');
   };
 
@@ -291,26 +272,12 @@ export function seedGame(ctx: SeedContext, index: number, out: Rows): FinishedGa
     moves++;
     over = write({ by: seat, timedOut: false, kind: chosen.kind, deal, actor: seats[seat].bot ? 'bot' : 'player', cause: null, move: moveToJson(chosen), events });
   }
-  // A deal abandoned by the end keeps the row it was dealt with.
-  for (const [deal, d] of openDeals) {
-    out.deals.push(row([gameId, String(deal), String(d.dealer), d.seed, d.seedHash, '\\N', '\\N', '\\N', '\\N', '\\N', '\\N', timeField(d.startedAt), '\\N']));
-  }
 
   const gameOver = over!;
   const end = gameEnd(state);
   const places = placesOf(gameOver.totals, end?.seat ?? null);
   const finishedAt = now;
   const ratedAt = rated ? finishedAt + 200 + rng.below(1_800) : null;
-  out.games.push(
-    row([
-      gameId, lobbyId, preset, jsonField(rules.options), String(n), String(firstDealer), 'finished', String(seq), phase(state), String(dealIndex(state)),
-      field(currentPlayer(state)), field(encodeState(state)), arrayField(gameOver.totals), arrayField(gameOver.winners), controlJson,
-      timeField(clock?.deadline?.getTime() ?? null), timeField(clock?.turnStartedAt?.getTime() ?? null), arrayField(clock?.bankMs ?? []),
-      arrayField(clock?.timeouts ?? []), field(end?.seat), field(end?.reason), String(rated), timeField(ratedAt), '\\N',
-      timeField(createdAt), timeField(finishedAt), timeField(finishedAt),
-    ]),
-  );
-  for (let seat = 0; seat < n; seat++) out.gameSeats.push(row([gameId, String(seat), ids[seat], String(gameOver.totals[seat]), String(places[seat]), timeField(createdAt)]));
   // Its record, stored with it as the server's gameFinished consumer would (history/stored-records.ts).
   const record = buildRecord({
     preset,
@@ -320,10 +287,34 @@ export function seedGame(ctx: SeedContext, index: number, out: Rows): FinishedGa
     endReason: end?.reason ?? null,
     players: seats.map((p) => p.name),
     bots: botMarksOf(seats.map((p, seat) => ({ seat, player: { kind: p.bot ? 'bot' : 'human', botLevel: p.botLevel } })), n),
-    deals: dealSeeds.map((seed) => ({ seed, deck: null })),
+    deals: deals.map((d) => ({ seed: d.seed, deck: null })),
     moves: recordMoves,
   });
-  out.gameRecords.push(row([gameId, field(JSON.stringify(record)), timeField(finishedAt)]));
+  // Written as the server writes a game: its archive commit, through the one projection.
+  const commit: GameArchiveCommit = {
+    type: 'archive',
+    gameId,
+    lobbyId,
+    preset,
+    options: rules.options as Record<string, unknown>,
+    firstDealer,
+    seats: ids,
+    state,
+    entries,
+    deals,
+    totals: gameOver.totals,
+    winners: gameOver.winners,
+    end,
+    rated,
+    ratedAt: ratedAt === null ? null : new Date(ratedAt),
+    timeControl: control,
+    clock,
+    imported: null,
+    record: JSON.stringify(record),
+    createdAt: new Date(createdAt),
+    finishedAt: new Date(finishedAt),
+  };
+  gameCommitCopy(projectCommit(commit), out);
   out.count++;
   return { id: gameId, family: rules.family, players: n, seats: ids, places, finishedAt, ratedAt };
 }
@@ -332,14 +323,7 @@ export function seedGame(ctx: SeedContext, index: number, out: Rows): FinishedGa
 export const COLUMNS = {
   lobbies: 'lobbies (id, preset, options, players, visibility, invite_code, host_id, status, previous_game_id, time_control, rated, created_at, updated_at)',
   lobbySeats: 'lobby_seats (lobby_id, seat, player_id, joined_at)',
-  games:
-    'games (id, lobby_id, preset, options, players, first_dealer, status, version, phase, deal_index, to_move, state, totals, winners, time_control, ' +
-    'turn_deadline, turn_started_at, bank_ms, timeouts, end_seat, end_reason, rated, rated_at, imported_by, created_at, updated_at, finished_at)',
-  gameSeats: 'game_seats (game_id, seat, player_id, total, place, created_at)',
-  gameEvents: 'game_events (game_id, seq, kind, deal_index, seat, player_id, actor, cause, move, events, deadline, created_at)',
-  deals: 'deals (game_id, index, dealer, seed, seed_hash, contract, declarer, bid, trump, tricks, scores, started_at, finished_at)',
-  tricks: 'tricks (game_id, deal_index, index, leader, cards, winner)',
-  gameRecords: 'game_records (game_id, record, created_at)',
+  ...GAME_COPY_COLUMNS,
 } as const;
 
 /** Parents before children, so that a loader with foreign keys checked finds every parent. */

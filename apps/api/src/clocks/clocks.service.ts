@@ -4,12 +4,14 @@ import { currentPlayer, timeOutMove, view, type Move } from '@mizerka/rules';
 import { botMove } from '@mizerka/bots';
 import type { AppConfig } from '../config/app-config.js';
 import { DomainError } from '../common/errors.js';
-import { GameStore, type StoredGame } from '../games/index.js';
+import { deadlineNearFeed, GameStore, type StoredGame } from '../games/index.js';
 import { botTurnOf, moveForSeat } from '../moves/bot-move.js';
 import { MovesService } from '../moves/moves.service.js';
 import { JobQueue, type GameJob } from '../outbox/job-queue.js';
 import { OutboxConsumer, type OutboxItem } from '../outbox/outbox-consumer.js';
+import { insertFeedSql } from '../player-events/feed.sql.js';
 import { PlayerEventsService } from '../player-events/player-events.service.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
 export const CLOCK_TASK = 'game.clock';
@@ -137,15 +139,16 @@ export class ClocksService implements OnModuleInit {
 
   /** The warning job: the player to move hears their deadline is near, if that turn is still on. */
   async warn({ gameId, version }: { gameId: string; version: number }): Promise<void> {
-    const rows = await this.prisma.$queryRaw<{ player_id: string }[]>`
-      INSERT INTO player_events (player_id, type, game_id, seq, payload)
-      SELECT s.player_id, 'deadlineNear', g.id, g.version,
-             jsonb_build_object('gameId', g.id, 'seq', g.version, 'seat', g.to_move,
-               'deadline', to_char(g.turn_deadline AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+    const [turn] = await this.prisma.$queryRaw<{ seat: number; player_id: string; deadline: Date }[]>`
+      SELECT g.to_move AS seat, s.player_id::text, g.turn_deadline AS deadline
         FROM games g JOIN game_seats s ON s.game_id = g.id AND s.seat = g.to_move
-       WHERE g.id = ${gameId}::uuid AND g.version = ${version}::int AND g.status = 'active' AND g.turn_deadline > now()
-      ON CONFLICT (player_id, game_id, seq, type) DO NOTHING
-      RETURNING player_id::text`;
+       WHERE g.id = ${gameId}::uuid AND g.version = ${version}::int AND g.status = 'active' AND g.turn_deadline > now()`;
+    if (!turn) return;
+    // Written only while that turn is still on: a move between the read and this write wins.
+    const rows = await this.prisma.$queryRaw<{ player_id: string }[]>`${insertFeedSql(
+      [deadlineNearFeed(gameId, version, turn.seat, turn.player_id, turn.deadline)],
+      Prisma.sql`(SELECT 1 FROM games WHERE id = ${gameId}::uuid AND version = ${version}::int AND status = 'active') AS still`,
+    )} RETURNING player_id::text`;
     this.feed.published(rows.map((r) => ({ playerId: r.player_id })));
   }
 }

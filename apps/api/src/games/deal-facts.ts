@@ -44,3 +44,29 @@ export function dealFactsOf(events: readonly GameEvent[]): DealFactsFixed | null
   }
   return fixed ? facts : null;
 }
+
+/** A deal's result columns (deals.contract … deals.scores), as a deal row holds them. */
+export interface DealResultColumns {
+  contract: string | null;
+  declarer: number | null;
+  bid: string | null;
+  trump: string | null;
+  tricks: (number | null)[] | null;
+  scores: number[] | null;
+}
+
+/** The columns a step's facts set: only those it fixed; `finished` when the deal was scored. */
+export type DealColumns = Partial<DealResultColumns> & { finished?: true };
+
+/** A deal row's result before anything is known of it. */
+export const NO_DEAL_RESULT: DealResultColumns = { contract: null, declarer: null, bid: null, trump: null, tricks: null, scores: null };
+
+/** The one mapping of a deal's facts to its row's columns (a move's update and a whole game's rows alike). */
+export function dealColumnsOf(facts: DealFactsFixed): DealColumns {
+  const columns: DealColumns = {};
+  if (facts.contract !== undefined) columns.contract = facts.contract;
+  if (facts.declarer !== undefined) [columns.declarer, columns.bid] = [facts.declarer, facts.bid ?? null];
+  if (facts.trump !== undefined) columns.trump = facts.trump;
+  if (facts.scored) [columns.tricks, columns.scores, columns.finished] = [facts.scored.tricks, facts.scored.scores, true];
+  return columns;
+}

@@ -35,11 +35,29 @@ export function followUpsOf(
   return out;
 }
 
+/** A game began: each seated player hears it, with their seat. */
+export function gameStartedFeed(gameId: string, lobbyId: string | null, seats: readonly string[], preset: string): NewFeedEvent[] {
+  return seats.map((playerId, seat) => ({
+    playerId,
+    type: 'gameStarted',
+    gameId,
+    lobbyId,
+    seq: 1,
+    payload: { gameId, lobbyId, seat, preset, players: seats.length },
+  }));
+}
+
+/** The seat to move at version `seq` hears that its deadline is near (the clock's warning job). */
+export function deadlineNearFeed(gameId: string, seq: number, seat: number, playerId: string, deadline: Date): NewFeedEvent {
+  return { playerId, type: 'deadlineNear', gameId, lobbyId: null, seq, payload: { gameId, seq, seat, deadline: deadline.toISOString() } };
+}
+
 /** Why the write was made for a seat by the server rather than by its player. */
 export type TimeOutCause = { seat: number; action: 'autoMove' | 'forfeit' } | null;
 
 /**
- * What a write at log entry `seq` means for the players' feeds, written in the same statement:
+ * Every feed payload is built in this file (the game commit's projection and the clock's warning
+ * use these): what a write at log entry `seq` means for the players' feeds, written in the same statement:
  * the next seat's turn (with its deadline), the game's end for everyone (with standings), a
  * time-out for everyone. Payloads carry ids and numbers, never a card.
  */

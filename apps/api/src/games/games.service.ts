@@ -1,16 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { randomInt } from 'node:crypto';
-import {
-  currentPlayer,
-  dealIndex,
-  decodeState,
-  makeRules,
-  newGame,
-  phase,
-  encodeState,
-  view,
-  type GameRecord,
-} from '@mizerka/rules';
+import { randomInt, randomUUID } from 'node:crypto';
+import { currentPlayer, decodeState, makeRules, newGame, view, type GameRecord } from '@mizerka/rules';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { badInput, forbidden, notFound } from '../common/errors.js';
 import { decodeCursor, PAGE_MAX, pageOf } from '../common/paging.js';
@@ -20,14 +10,13 @@ import { PrismaService } from '../prisma/prisma.service.js';
 import { DEAL_FACTS } from './deal-facts.js';
 import { GameFollowers } from './game-followers.js';
 import { followGameLog } from './game-log-follower.js';
-import { feedOf, followUpsOf } from './follow-ups.js';
+import { projectCommit, type GameStartCommit } from './game-commit.js';
+import { gameCommitSql } from './game-commit.sql.js';
 import type { NewFeedEvent } from '../player-events/feed-events.js';
-import { insertFeedSql } from '../player-events/feed.js';
 import { startClock, storedTimeControl, type TimeControl } from './time-control.js';
 import type { GameClockModel, TimeoutPolicyEnum } from './models/time-control.model.js';
 import { gamePlayers, importedSeats, SEAT_PLAYER } from './game-players.js';
 import { botMarksOf, buildRecord, seatNamesOf } from './record.js';
-import { insertOutboxSql } from '../outbox/outbox-entries.js';
 import { dealFresh } from './dealing.js';
 import { eventViews } from './event-views.js';
 import type { GameStatusValue } from './models/enums.js';
@@ -60,9 +49,10 @@ export class GamesService {
   ) {}
 
   /**
-   * Called by the lobbies module inside its own transaction once a lobby's seats are full: creates
-   * the game, its seats, and deals the first deal (Deal row + 'deal' event, seq 1), with the first
-   * turn's deadline and the players' feed events. The caller publishes `feed` after its commit.
+   * Called by the lobbies module inside its own transaction once a lobby's seats are full: the
+   * game's start commit (its seats, the first deal dealt as log entry 1, the first turn's deadline,
+   * the outbox job and the players' feed events), written in one statement. The caller publishes
+   * `feed` after its commit.
    */
   async startGame(tx: Prisma.TransactionClient, input: StartGameInput): Promise<{ gameId: string; feed: NewFeedEvent[] }> {
     const rules = makeRules(input.preset, input.options);
@@ -76,67 +66,23 @@ export class GamesService {
 
     const firstDealer = randomInt(n);
     const first = dealFresh(newGame(rules.value, firstDealer));
-    const state = first.state;
     const now = new Date();
-    const clock = input.timeControl ? startClock(input.timeControl, n, currentPlayer(state), now) : null;
-    const game = await tx.game.create({
-      data: {
-        lobbyId: input.lobbyId,
-        preset: rules.value.preset,
-        options: rules.value.options as Prisma.InputJsonObject,
-        players: n,
-        firstDealer,
-        version: 1,
-        phase: phase(state),
-        dealIndex: dealIndex(state),
-        toMove: currentPlayer(state),
-        state: JSON.parse(encodeState(state)) as Prisma.InputJsonValue,
-        totals: Array.from({ length: n }, () => 0),
-        winners: [],
-        rated: input.rated ?? false,
-        // The seats carry the game's created_at (their history index); one value for both.
-        createdAt: now,
-        ...(clock
-          ? {
-              timeControl: clock.control as unknown as Prisma.InputJsonObject,
-              turnStartedAt: clock.turnStartedAt,
-              turnDeadline: clock.deadline,
-              bankMs: clock.bankMs,
-              timeouts: clock.timeouts,
-            }
-          : {}),
-        seats: { create: seats.map(({ seat, playerId }) => ({ seat, playerId, createdAt: now })) },
-        deals: { create: { index: first.index, dealer: first.dealer, seed: first.seed, seedHash: first.seedHash } },
-        events: {
-          create: {
-            seq: 1,
-            kind: 'deal',
-            actor: 'system',
-            dealIndex: first.index,
-            events: first.events as unknown as Prisma.InputJsonValue,
-            deadline: clock?.deadline ?? null,
-            createdAt: now,
-          },
-        },
-      },
-      select: { id: true },
-    });
-    const playerIds = seats.map((s) => s.playerId);
-    const followUps = followUpsOf(playerIds, first.events, state, clock?.deadline ?? null);
-    await tx.$executeRaw`${insertOutboxSql({ gameId: game.id, seq: 1, entries: followUps }, Prisma.sql`(SELECT 1) AS one`)}`;
-    const feed: NewFeedEvent[] = [
-      ...playerIds.map((playerId, seat): NewFeedEvent => ({
-        playerId,
-        type: 'gameStarted',
-        gameId: game.id,
-        lobbyId: input.lobbyId,
-        seq: 1,
-        payload: { gameId: game.id, lobbyId: input.lobbyId, seat, preset: rules.value.preset, players: n },
-      })),
-      ...feedOf(game.id, 1, playerIds, first.events, state, clock, null),
-    ];
-    await tx.$executeRaw(insertFeedSql(feed));
-    return { gameId: game.id, feed };
+    const commit: GameStartCommit = {
+      type: 'start',
+      gameId: randomUUID(),
+      lobbyId: input.lobbyId,
+      preset: rules.value.preset,
+      options: rules.value.options as Record<string, unknown>,
+      firstDealer,
+      seats: seats.map((s) => s.playerId),
+      rated: input.rated ?? false,
+      first,
+      clock: input.timeControl ? startClock(input.timeControl, n, currentPlayer(first.state), now) : null,
+      now,
+    };
+    const written = projectCommit(commit);
+    await tx.$queryRaw(gameCommitSql(written));
+    return { gameId: commit.gameId, feed: [...written.feed] };
   }
 
   /** The game as `viewer` may see it: their seat's view if seated, else the spectator's. */

@@ -15,14 +15,16 @@ export {
   PRESETS_OF_FAMILY,
 } from './family.js';
 export { eventViews } from './event-views.js';
-export { feedOf, followUpsOf, type TimeOutCause } from './follow-ups.js';
+export { deadlineNearFeed, type TimeOutCause } from './follow-ups.js';
+export { dealEntry, projectCommit, type ActorKind, type GameCommit, type GameMoveCommit, type GameProjection, type LogEntry } from './game-commit.js';
+export { gameCommitSql } from './game-commit.sql.js';
 export { GameFollowers } from './game-followers.js';
 export { GameLogBus } from './game-log-bus.js';
 export { logEntryView } from './game-log-follower.js';
 export type { LogRow } from './game-followers.js';
 export { gamePlayers, importedSeats, SEAT_PLAYER, type SeatRow } from './game-players.js';
 export { botMarksOf, buildRecord, seatNamesOf, type RecordSource } from './record.js';
-export { GameStore, type ActorKind, type EarlierRequest, type GameRead, type GameWrite, type LogEntry, type StoredGame } from './game-store.js';
+export { GameStore, type EarlierRequest, type GameRead, type StoredGame } from './game-store.js';
 export { GamesModule } from './games.module.js';
 export { GamesService, type StartGameInput } from './games.service.js';
 export * from './models/enums.js';

@@ -1,6 +1,6 @@
-// The part of the games feature a worker thread may load: pure functions of records and deals,
-// without NestJS, Prisma or a database (the import's replay runs on one). Everything else goes
+// The part of the games feature a worker thread may load: pure functions of records, deals and
+// the game commit's projection, without NestJS, Prisma or a database (the import's replay runs on one). Everything else goes
 // through index.ts.
-export { dealFactsOf } from './deal-facts.js';
+export { packed, projectCommit, type ArchivedEntry, type GameProjection } from './game-commit.js';
 export { seedHashOf } from './dealing.js';
 export { buildRecord } from './record.js';

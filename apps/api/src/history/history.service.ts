@@ -1,18 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { createHash } from 'node:crypto';
-import { makeRules, placesOf } from '@mizerka/rules';
+import { makeRules } from '@mizerka/rules';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import type { AppConfig } from '../config/app-config.js';
 import { badInput, DomainError, notFound } from '../common/errors.js';
-import { toJsonColumn } from '../common/json-column.js';
 import { decodeCursor, encodeCursor, pageOf } from '../common/paging.js';
+import {
+  familyOf,
+  gameCommitSql,
+  type GamePlayer,
+  gamePlayers,
+  importedSeats,
+  parseFamily,
+  parsePlayerCount,
+  PRESETS_OF_FAMILY,
+  SEAT_PLAYER,
+} from '../games/index.js';
 import { queryRows } from '../common/sql-query.js';
-import { familyOf, type GamePlayer, gamePlayers, importedSeats, parseFamily, parsePlayerCount, PRESETS_OF_FAMILY, SEAT_PLAYER } from '../games/index.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { GameFilterInput } from './dto/history.args.js';
 import { MAX_PLAYERS_NAMED } from './dto/history.args.js';
-import { gamesPageSql, insertRecordsSql, recentImportsSql, type GameRow, type GamesQuery } from './history.sql.js';
+import { gamesPageSql, recentImportsSql, type GameRow, type GamesQuery } from './history.sql.js';
 import { ImportReplayer } from './import-replayer.js';
 import type { GameConnection, GameHistoryItem, GameHistoryPage, ImportedGame, MyGamesPage } from './models/history.model.js';
 
@@ -115,57 +124,21 @@ export class HistoryService {
       });
     }
     const me = await this.prisma.player.findUniqueOrThrow({ where: { id: importer.id }, select: { name: true } });
-    const planned = await this.replayer.plan(importer.id, { record: input, seat: seatArg ?? null, importerName: me.name, maxDeals: limits.maxDeals });
+    const planned = await this.replayer.plan(importer.id, {
+      record: input,
+      seat: seatArg ?? null,
+      importerId: importer.id,
+      importerName: me.name,
+      importHash,
+      maxDeals: limits.maxDeals,
+    });
     if (!planned.ok) throw badInput(planned.refusal.message, planned.refusal.details);
-    const plan = planned.plan;
-    const createdAt = new Date(); // the game's and its seat's, the same value
-    // A few statements, each table's rows in one; the transaction's time grows with the rows
-    // (~18,000 for the largest record, written in well under a second on an idle machine).
-    const gameId = await this.prisma.$transaction(
-      async (tx) => {
-        const [game] = await tx.$queryRaw<{ id: string }[]>`
-          INSERT INTO games (id, preset, options, players, first_dealer, status, version, phase, deal_index, to_move, state,
-                             totals, winners, end_seat, end_reason, rated, imported_by, seat_names, seat_bots, import_hash,
-                             created_at, updated_at, finished_at)
-          VALUES (gen_random_uuid(), ${plan.preset}, ${toJsonColumn(plan.options)}::jsonb, ${plan.players}::smallint,
-                  ${plan.firstDealer}::smallint, 'finished', ${plan.version}::int, ${plan.phase}, ${plan.dealIndex}::int, NULL,
-                  ${plan.state}::json, ${plan.totals}::int[], ${plan.winners}::int[], ${plan.endSeat}::smallint, ${plan.endReason},
-                  false, ${importer.id}::uuid, ${plan.names}::varchar[], ${plan.bots}::varchar[], ${importHash},
-                  ${createdAt}::timestamptz, now(), now())
-          ON CONFLICT (imported_by, import_hash) DO NOTHING
-          RETURNING id`;
-        if (!game) return null; // the same record, imported by a request of theirs that got in first
-        const places = placesOf(plan.totals, plan.endSeat);
-        await tx.$executeRaw`
-          INSERT INTO game_seats (game_id, seat, player_id, total, place, created_at)
-          VALUES (${game.id}::uuid, ${plan.seat}::smallint, ${importer.id}::uuid, ${plan.totals[plan.seat]}::int,
-                  ${places[plan.seat]}::smallint, ${createdAt}::timestamptz)`;
-        await tx.$executeRaw`
-          INSERT INTO deals (game_id, index, dealer, seed, deck, seed_hash, contract, declarer, bid, trump, tricks, scores, finished_at)
-          SELECT ${game.id}::uuid, d.index, d.dealer, NULL, d.deck, d.seed_hash, d.contract, d.declarer, d.bid, d.trump, d.tricks, d.scores,
-                 CASE WHEN d.finished THEN now() END
-            FROM json_to_recordset(${plan.deals}::json) AS d(index int, dealer smallint, deck text[], seed_hash char(64),
-                 contract varchar, declarer smallint, bid varchar, trump varchar, tricks jsonb, scores jsonb, finished boolean)`;
-        await tx.$executeRaw`
-          INSERT INTO tricks (game_id, deal_index, index, leader, cards, winner)
-          SELECT ${game.id}::uuid, t.deal_index, t.index, t.leader, t.cards, t.winner
-            FROM json_to_recordset(${plan.tricks}::json) AS t(deal_index int, index smallint, leader smallint, cards text[], winner smallint)`;
-        await tx.$executeRaw`
-          INSERT INTO game_events (game_id, seq, kind, deal_index, seat, player_id, actor, cause, move, events)
-          SELECT ${game.id}::uuid, e.seq, e.kind, e.deal_index, e.seat,
-                 CASE WHEN e.seat = ${plan.seat}::smallint THEN ${importer.id}::uuid END,
-                 CASE WHEN e.kind = 'deal' THEN 'system' ELSE 'player' END, e.cause, e.move, e.events
-            FROM json_to_recordset(${plan.entries}::json) AS e(seq int, kind varchar, deal_index int, seat smallint, cause varchar,
-                 move jsonb, events jsonb)`;
-        // Its record at once, as the worker built it (the one record builder), as the gameFinished
-        // consumer stores a played game's.
-        await tx.$executeRaw(insertRecordsSql([{ gameId: game.id, text: plan.recordText }]));
-        return game.id;
-      },
-      { maxWait: 10_000, timeout: 10_000 + plan.rows },
-    );
-    if (gameId === null) return (await this.importedBefore(importer.id, importHash))!;
-    return { gameId, seat: plan.seat };
+    // One statement, as every game commit (~18,000 rows for the largest record, written in well
+    // under a second on an idle machine); it writes nothing when a request of theirs with the same
+    // record got in first.
+    const [written] = await this.prisma.$queryRaw<{ applied: number }[]>(gameCommitSql(planned.plan.projection));
+    if (written.applied === 0) return (await this.importedBefore(importer.id, importHash))!;
+    return { gameId: planned.plan.projection.gameId, seat: planned.plan.seat };
   }
 
   /** The game `playerId` made by importing the record of `importHash`, and their seat in it. */

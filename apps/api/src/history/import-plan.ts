@@ -1,19 +1,11 @@
 // The CPU part of an import, pure and off the request path: a record replayed once (in place,
-// reporting each step's events) into the rows an archived game is written as, each table's rows as
-// one JSON text that PostgreSQL expands (json_to_recordset). Runs in a worker thread
-// (import-worker.ts): what crosses back is a few strings, cheap to hand over.
-import {
-  cardName,
-  dealerOf,
-  formatRecordError,
-  makeRules,
-  parseRecord,
-  phase,
-  replay,
-  encodeState,
-  type RecordError,
-} from '@mizerka/rules';
-import { buildRecord, dealFactsOf, seedHashOf } from '../games/pure.js';
+// reporting each step's events) into the game's archive commit, projected into its rows (the one
+// projection of every game write, games/game-commit.ts), each row set as one JSON text that
+// PostgreSQL expands. Runs in a worker thread (import-worker.ts): what crosses back is a few
+// strings, cheap to hand over.
+import { randomUUID } from 'node:crypto';
+import { dealerOf, formatRecordError, makeRules, parseRecord, replay, type RecordError } from '@mizerka/rules';
+import { buildRecord, packed, projectCommit, seedHashOf, type ArchivedEntry, type GameProjection } from '../games/pure.js';
 
 /** The longest name an imported record may give a seat. */
 export const SEAT_NAME_MAX = 64;
@@ -22,7 +14,10 @@ export interface ImportTask {
   record: unknown;
   /** The seat asked for; null: the seat the record names the importer at. */
   seat: number | null;
+  importerId: string;
   importerName: string;
+  /** The SHA-256 of the record as sent: the same record imported again by the same player writes nothing. */
+  importHash: string;
   maxDeals: number;
 }
 
@@ -33,31 +28,10 @@ export interface ImportRefusal {
 }
 
 export interface ImportPlan {
-  preset: string;
-  options: Record<string, unknown>;
-  players: number;
-  firstDealer: number;
+  /** The importer's seat. */
   seat: number;
-  /** Names by seat as the record gives them (the importer's seat has the importer's account). */
-  names: string[];
-  /** The record's `bots` ('' for a person, as games.seat_bots keeps them), or empty when it names none. */
-  bots: string[];
-  version: number;
-  phase: string;
-  dealIndex: number;
-  state: string;
-  totals: number[];
-  winners: number[];
-  endSeat: number | null;
-  endReason: string | null;
-  /** JSON arrays of the deals', tricks' and log entries' rows, in their tables' column names. */
-  deals: string;
-  tricks: string;
-  entries: string;
-  /** Rows written in all: what the write's transaction is sized by. */
-  rows: number;
-  /** The record as the game gives it from now on (the export's line). */
-  recordText: string;
+  /** The game's rows, its row sets as JSON text. */
+  projection: GameProjection;
 }
 
 export type ImportPlanResult = { ok: true; plan: ImportPlan } | { ok: false; refusal: ImportRefusal };
@@ -73,20 +47,6 @@ function recordRefused(error: RecordError): ImportPlanResult {
     dealIndex: error.dealIndex,
     moveIndex: error.moveIndex,
   });
-}
-
-interface DealRow {
-  index: number;
-  dealer: number;
-  deck: string[];
-  seed_hash: string;
-  contract: string | null;
-  declarer: number | null;
-  bid: string | null;
-  trump: string | null;
-  tricks: (number | null)[] | null;
-  scores: number[] | null;
-  finished: boolean;
 }
 
 /** Checks and replays a record once; the rows of the game it makes, or why it is refused. */
@@ -117,51 +77,28 @@ export function planImport(task: ImportTask): ImportPlanResult {
     );
   }
 
-  // The one replay: the rows come from its steps.
-  const deals: DealRow[] = record.deals.map((d, index) => ({
-    index,
-    dealer: dealerOf(rules.value, record.firstDealer, index),
-    deck: d.deck,
-    // Not a commitment (nothing was committed here): the hash of the deck as uploaded.
-    seed_hash: seedHashOf(d.deck.join(' ')),
-    contract: null,
-    declarer: null,
-    bid: null,
-    trump: null,
-    tricks: null,
-    scores: null,
-    finished: false,
-  }));
-  const tricks: { deal_index: number; index: number; leader: number; cards: string[]; winner: number }[] = [];
-  const entries: string[] = [];
+  // The one replay: the log comes from its steps, the rows from the log.
+  const seats = Array.from({ length: n }, (_, i) => (i === seat ? task.importerId : null));
+  const entries: ArchivedEntry[] = [];
   const replayed = replay(record, (step) => {
     const kind = step.kind === 'move' ? Object.keys(step.move!).find((k) => k !== 'seat')! : step.kind;
     const seatOf = step.kind === 'move' ? step.move!.seat : step.kind === 'end' ? record.end!.seat : null;
-    entries.push(
-      JSON.stringify({
-        seq: entries.length + 1,
-        kind,
-        deal_index: step.dealIndex,
-        seat: seatOf,
-        cause: step.kind === 'end' ? record.end!.reason : null,
-        move: step.move,
-        events: step.events,
-      }),
-    );
-    // The same rule as a game played here: a deal's facts as its steps make them known.
-    const facts = dealFactsOf(step.events);
-    if (facts) {
-      const row = deals[step.dealIndex];
-      if (facts.contract !== undefined) row.contract = facts.contract;
-      if (facts.declarer !== undefined) [row.declarer, row.bid] = [facts.declarer, facts.bid ?? null];
-      if (facts.trump !== undefined) row.trump = facts.trump;
-      if (facts.scored) [row.tricks, row.scores, row.finished] = [facts.scored.tricks, facts.scored.scores, true];
-    }
-    for (const e of step.events) {
-      if (e.type === 'trickTaken') {
-        tricks.push({ deal_index: step.dealIndex, index: e.trick, leader: e.leader, cards: e.cards.map(cardName), winner: e.winner });
-      }
-    }
+    entries.push({
+      seq: entries.length + 1,
+      kind,
+      dealIndex: step.dealIndex,
+      seat: seatOf,
+      playerId: seatOf === null ? null : seats[seatOf],
+      actor: step.kind === 'deal' ? 'system' : 'player',
+      cause: step.kind === 'end' ? record.end!.reason : null,
+      move: step.move ?? null,
+      events: step.events,
+      idempotencyKey: null,
+      requestHash: null,
+      response: null,
+      createdAt: null,
+      deadline: null,
+    });
   });
   if (!replayed.ok) return recordRefused(replayed.error);
   const end = replayed.value.outcome;
@@ -184,29 +121,36 @@ export function planImport(task: ImportTask): ImportPlanResult {
       moves: record.deals.flatMap((d, dealIndex) => d.moves.map((move) => ({ dealIndex, move }))),
     }),
   );
-  return {
-    ok: true,
-    plan: {
-      preset: rules.value.preset,
-      options: rules.value.options as Record<string, unknown>,
-      players: n,
-      firstDealer: record.firstDealer,
-      seat,
-      names: given,
-      bots: bots.map((b) => b ?? ''),
-      version: entries.length,
-      phase: phase(replayed.value.state),
-      dealIndex: Math.max(0, record.deals.length - 1),
-      state: encodeState(replayed.value.state),
-      totals: end.totals,
-      winners: end.winners,
-      endSeat: end.end?.seat ?? null,
-      endReason: end.end?.reason ?? null,
-      deals: JSON.stringify(deals),
-      tricks: JSON.stringify(tricks),
-      entries: `[${entries.join(',')}]`,
-      rows: deals.length + tricks.length + entries.length,
-      recordText,
-    },
-  };
+  const createdAt = new Date(); // the game's and its seat's, the same value
+  const projection = projectCommit({
+    type: 'archive',
+    gameId: randomUUID(),
+    lobbyId: null,
+    preset: rules.value.preset,
+    options: rules.value.options as Record<string, unknown>,
+    firstDealer: record.firstDealer,
+    seats,
+    state: replayed.value.state,
+    entries,
+    deals: record.deals.map((d, index) => ({
+      dealer: dealerOf(rules.value, record.firstDealer, index),
+      seed: null,
+      deck: d.deck,
+      // Not a commitment (nothing was committed here): the hash of the deck as uploaded.
+      seedHash: seedHashOf(d.deck.join(' ')),
+      startedAt: null,
+    })),
+    totals: end.totals,
+    winners: end.winners,
+    end: end.end ?? null,
+    rated: false,
+    ratedAt: null,
+    timeControl: null,
+    clock: null,
+    imported: { by: task.importerId, seatNames: given, seatBots: bots.map((b) => b ?? ''), hash: task.importHash },
+    record: recordText,
+    createdAt,
+    finishedAt: createdAt,
+  });
+  return { ok: true, plan: { seat, projection: packed(projection) } };
 }

@@ -19,15 +19,16 @@ import { badInput, conflict, DomainError, forbidden, notFound } from '../common/
 import { ruleErrorToDomain } from '../common/rule-errors.js';
 import {
   clockAfter,
+  dealEntry,
   dealFresh,
   eventViews,
-  feedOf,
-  followUpsOf,
   GameLogBus,
   GameStore,
+  projectCommit,
   type EarlierRequest,
+  type GameMoveCommit,
+  type GameProjection,
   type GameRead,
-  type GameWrite,
   type LogEntry,
   type StoredGame,
 } from '../games/index.js';
@@ -143,8 +144,9 @@ export class MovesService {
         if (!decided.ok) throw decided.error;
       }
 
-      const { write, result } = plan(gameId, game, actor, decided, key, request);
-      const tx = await this.store.write(write);
+      const { commit, result } = plan(gameId, game, actor, decided, key, request);
+      const written: GameProjection = projectCommit(commit);
+      const tx = await this.store.write(written);
       if (tx === null) {
         // Another write got in first (here or on another instance), perhaps after a stale cache.
         this.cache.forget(gameId);
@@ -152,11 +154,11 @@ export class MovesService {
         moveRetries.inc({ actor: actor.kind });
         continue;
       }
-      this.cache.remember(gameId, { status: result.status, version: result.version, state: write.state, seats: game.seats, serverBots: game.serverBots, clock: write.clock });
+      this.cache.remember(gameId, { status: result.status, version: result.version, state: commit.state, seats: game.seats, serverBots: game.serverBots, clock: commit.clock });
       // After the commit: followers read what is now durable.
       this.bus.published(gameId, result.version);
-      this.feed.published(write.feed, tx);
-      if (write.outbox) this.outbox.committed({ gameId, seq: write.outbox.seq, entries: write.outbox.entries });
+      this.feed.published(written.feed, tx);
+      if (written.outbox) this.outbox.committed({ gameId, seq: written.outbox.seq, entries: written.outbox.entries });
       return result;
     }
   }
@@ -231,7 +233,7 @@ function decide(game: StoredGame, actor: Actor, action: Action, options: MoveOpt
   return { ok: true, seat, move, ...applied.value };
 }
 
-/** Everything the accepted action writes (its log entry, a deal dealt after it, the deadline and what follows), and the answer. */
+/** The accepted action's commit (its log entry, a deal dealt after it, the clock), and the answer. */
 function plan(
   gameId: string,
   game: StoredGame,
@@ -239,7 +241,7 @@ function plan(
   decided: Extract<Decision, { ok: true }>,
   key: string | null,
   request: string | null,
-): { write: GameWrite; result: MoveResult } {
+): { commit: GameMoveCommit; result: MoveResult } {
   const { seat, move } = decided;
   const entries: LogEntry[] = [
     {
@@ -262,20 +264,7 @@ function plan(
   const next = phase(state) === 'dealing' && !gameEnd(state) ? dealFresh(state) : null;
   if (next) {
     state = next.state;
-    entries.push({
-      seq: game.version + 2,
-      kind: 'deal',
-      dealIndex: next.index,
-      seat: null,
-      playerId: null,
-      actor: 'system',
-      cause: null,
-      move: null,
-      events: next.events,
-      idempotencyKey: null,
-      requestHash: null,
-      response: null,
-    });
+    entries.push(dealEntry(game.version + 2, next));
   }
   const version = entries[entries.length - 1].seq;
   // The system acts for a seat but is not that seat's player: it gets the spectator's view.
@@ -298,10 +287,8 @@ function plan(
   // Kept with the entry, so that a retry gets this very answer, not one made later.
   if (key !== null) entries[0].response = result;
 
-  const events = entries.flatMap((e) => e.events);
-  const followUps = followUpsOf(game.seats, events, state, clock?.deadline ?? null, game.serverBots);
-  const cause = timedOut ? { seat, action: actor.cause === 'timeout' ? ('autoMove' as const) : ('forfeit' as const) } : null;
-  const write: GameWrite = {
+  const commit: GameMoveCommit = {
+    type: 'move',
     gameId,
     readVersion: game.version,
     entries,
@@ -309,10 +296,11 @@ function plan(
     state,
     now,
     clock,
-    feed: feedOf(gameId, version, game.seats, events, state, clock, cause),
-    outbox: followUps.length > 0 ? { gameId, seq: version, entries: followUps } : null,
+    seats: game.seats,
+    serverBots: game.serverBots,
+    timedOut: timedOut ? { seat, action: actor.cause === 'timeout' ? 'autoMove' : 'forfeit' } : null,
   };
-  return { write, result };
+  return { commit, result };
 }
 
 /** The game as the move path keeps it, from a read. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { pickServerBot } from '../bots/bot-players.js';
 import { loadConfig, type AppConfig } from '../config/app-config.js';
-import { GameStore } from '../games/index.js';
+import { GameStore, projectCommit } from '../games/index.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY, type TestPlayer } from '../games/games.test-kit.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { JobQueue } from './job-queue.js';
@@ -141,28 +141,35 @@ describe('outbox entries', () => {
     const entriesBefore = await prisma.gameEvent.count({ where: { gameId } });
 
     const applied = await store.write({
-      gameId,
-      readVersion: game.version, // stale
-      entries: [
-        {
-          seq: game.version + 1,
-          kind: 'bid',
-          dealIndex: 0,
-          seat: 0,
-          playerId: seated[0].id,
-          actor: 'player',
-          cause: null,
-          move: { seat: 0, bid: 'pass' },
-          events: [],
-          idempotencyKey: null,
-          requestHash: null,
-          response: null,
-        },
-      ],
-      next: null,
-      state: game.state,
-      now: new Date(),
-      clock: null,
+      // A move decided on a version that is gone, with feed and outbox rows of its own.
+      ...projectCommit({
+        type: 'move',
+        gameId,
+        readVersion: game.version, // stale
+        seats: game.seats,
+        serverBots: game.serverBots,
+        timedOut: null,
+        entries: [
+          {
+            seq: game.version + 1,
+            kind: 'bid',
+            dealIndex: 0,
+            seat: 0,
+            playerId: seated[0].id,
+            actor: 'player',
+            cause: null,
+            move: { seat: 0, bid: 'pass' },
+            events: [],
+            idempotencyKey: null,
+            requestHash: null,
+            response: null,
+          },
+        ],
+        next: null,
+        state: game.state,
+        now: new Date(),
+        clock: null,
+      }),
       feed: [
         {
           playerId: seated[1].id,

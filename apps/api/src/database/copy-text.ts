@@ -1,4 +1,5 @@
-// PostgreSQL's COPY text format: one line per row, columns separated by tabs, \N for null.
+// PostgreSQL's COPY text format: one line per row, columns separated by tabs, \N for null (the
+// seeding script's bulk load, and the game commit's gameCommitCopy).
 
 const SPECIAL = /[\\\t\n\r]/;
 
