@@ -87,7 +87,3 @@ export async function readableFeedTail(db: RowReader, playerId: string): Promise
 function tailOf(rows: readonly { tx: string; id: bigint }[]): FeedCursor {
   return rows[0] ? { tx: BigInt(rows[0].tx), id: rows[0].id } : FEED_START;
 }
-
-// The game store and GamesService write feed rows in their own statements; they import this from
-// here (point them at feed.sql.js when those files next change).
-export { insertFeedSql } from './feed.sql.js';
