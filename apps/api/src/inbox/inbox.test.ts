@@ -1,9 +1,9 @@
-import { createClient, type Client } from 'graphql-ws';
+import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 vi.setConfig({ testTimeout: 30_000 });
-import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
+import { wsClient } from '../../../../test/graphql-ws.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY, type TestPlayer } from '../games/games.test-kit.js';
 import type { NewFeedEvent } from '../player-events/feed-events.js';
 import { FEED_START } from '../player-events/feed.js';
@@ -159,13 +159,7 @@ describe('myTurn', () => {
 });
 
 function connect(token: string): Client {
-  const client = createClient({
-    url: `${t.baseUrl.replace(/^http/, 'ws')}/graphql`,
-    webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${token}` },
-    retryAttempts: 0,
-    lazy: true,
-  });
+  const client = wsClient(t.baseUrl, token);
   clients.push(client);
   return client;
 }
