@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { Logger } from '@nestjs/common';
 import type { Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -7,6 +6,7 @@ import { loadConfig } from '../config/app-config.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startTestAppsPerTest, type TestApp } from '../../../../test/app.js';
 import { createTestDatabase } from '../../../../test/database.js';
+import { redisAvailable, TEST_REDIS_URL } from '../../../../test/redis.js';
 import { operation, wsClient } from '../../../../test/graphql-ws.js';
 import { graphqlCost } from './graphql-cost.js';
 import { MemoryRateLimitStore } from './rate-limit-store.js';
@@ -241,20 +241,10 @@ describe("one address's budgets, whatever players it registers", () => {
   });
 });
 
-// A Redis on this machine, for the shared store; without one these tests are skipped, saying so.
-const REDIS_URL = 'redis://127.0.0.1:6379';
-const redisAnswers = await (async () => {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-})();
-if (!redisAnswers) console.warn(`SKIPPED: no Redis answers at ${REDIS_URL}; the shared rate-limit store is not tested`);
+// The tests' Redis (TEST_REDIS_URL), for the shared store; without one these tests skip, saying so
+// (in CI they fail).
+const REDIS_URL = TEST_REDIS_URL;
+const redisAnswers = await redisAvailable(REDIS_URL, 'the rate limits shared through Redis');
 
 describe.skipIf(!redisAnswers)('rate limits shared through Redis', () => {
   it('counts a player across two instances', async () => {
