@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, Provider } from '@nestjs/common';
 import { afterEach } from 'vitest';
 import { pino } from 'pino';
 import { createApp } from '../apps/api/src/app.js';
@@ -26,8 +26,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real application on a fresh database of its own, listening on a free port. */
-export async function startTestApp(overrides: Partial<AppConfig> = {}, databaseUrl?: string): Promise<TestApp> {
+/**
+ * The real application on a fresh database of its own, listening on a free port. `seams` replace
+ * an injected default (a resolver, a network) as createApp says.
+ */
+export async function startTestApp(overrides: Partial<AppConfig> = {}, databaseUrl?: string, seams: Provider[] = []): Promise<TestApp> {
   const url = databaseUrl ?? (await createTestDatabase());
   // Redis keys and channels of its own: counts and notices of other tests (or of an earlier run
   // within the minute) must not leak in; apps of one test that share Redis pass one prefix.
@@ -36,7 +39,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, databaseU
     redisPrefix: `mizerka-test-${randomUUID()}:`,
     ...overrides,
   };
-  const app = await createApp(config, url, pino({ level: 'silent' }));
+  const app = await createApp(config, url, pino({ level: 'silent' }), seams);
   await app.listen(0, '127.0.0.1');
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
 

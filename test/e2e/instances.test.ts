@@ -40,10 +40,13 @@ import {
   type Player,
 } from './clients.js';
 import { freePort, kill, startServer, type Server } from './server-process.js';
+import { serviceThere } from '../services.js';
 
 const REDIS_SERVER = process.env.REDIS_SERVER ?? 'redis-server';
-const haveRedisServer = spawnSync(REDIS_SERVER, ['--version'], { encoding: 'utf8' }).status === 0;
-if (!haveRedisServer) console.warn(`Several-instances tests skipped: no ${REDIS_SERVER} binary to run a Redis of their own`);
+const haveRedisServer = serviceThere(
+  'the several-instances tests',
+  spawnSync(REDIS_SERVER, ['--version'], { encoding: 'utf8' }).status === 0 ? null : `no ${REDIS_SERVER} binary to run a Redis of their own (apt-get install -y redis-server, or set REDIS_SERVER)`,
+);
 
 /** A game's hub re-reads every 5 s with REDIS_URL (GameFollowers' pollMs). */
 const REREAD_MS = 5_000;

@@ -1,5 +1,5 @@
 // Chromium for the web client's tests: Debian's /usr/bin/chromium (CHROMIUM_PATH to override),
-// driven by playwright-core. Without it the browser tests skip themselves, saying so.
+// driven by playwright-core. Without it the browser tests skip themselves, saying so (in CI they fail).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { serviceThere } from '../services.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -14,10 +15,9 @@ export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 
+/** Whether Chromium is there; without it the tests of `what` skip, or in CI fail (test/services.ts). */
 export function chromiumAvailable(what: string): boolean {
-  const there = existsSync(CHROMIUM);
-  if (!there) console.warn(`${what} skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-  return there;
+  return serviceThere(what, existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 }
 
 export function launchChromium(): Promise<Browser> {

@@ -3,7 +3,7 @@ import {
   ApolloServerPluginInlineTraceDisabled,
 } from '@apollo/server/plugin/disabled';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
-import { type BeforeApplicationShutdown, type DynamicModule, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { type BeforeApplicationShutdown, type DynamicModule, Module, type OnApplicationBootstrap, type OnModuleDestroy, type Provider } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { type GraphQLWsSubscriptionsConfig, GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
@@ -89,6 +89,13 @@ function graphqlWsOptions(
   };
 }
 
+/**
+ * Providers handed to createApp (a test's stub resolver, say), seen by every module: a class that
+ * takes one injects it with @Optional() and otherwise uses its own default.
+ */
+@Module({})
+class SeamsModule {}
+
 @Module({})
 export class AppModule implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   constructor(
@@ -121,12 +128,13 @@ export class AppModule implements OnApplicationBootstrap, OnModuleDestroy, Befor
     limitWebSocketMessages(this.moduleRef, this.config.get('live', { infer: true }).maxMessageBytes);
   }
 
-  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+  static forRoot(config: AppConfig, databaseUrl: string, seams: Provider[] = []): DynamicModule {
     const guards = graphqlGuards(config.graphqlLimits);
     return {
       module: AppModule,
       imports: [
         configModule(config),
+        { module: SeamsModule, global: true, providers: seams, exports: seams },
         PrismaModule.forRoot(databaseUrl),
         InstanceBusModule,
         OutboxModule,

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import 'reflect-metadata';
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, Provider } from '@nestjs/common';
 import { InputValidationPipe } from './common/input-validation.js';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -26,9 +26,12 @@ export const REST_PREFIX = 'api/v1';
 /** How long an idle keep-alive connection stays open. */
 const KEEP_ALIVE_MS = 30_000;
 
-/** Builds the whole application (not yet listening): main.ts and the integration tests share it. */
-export async function createApp(config: AppConfig, databaseUrl: string, logger: Logger = createPino(config)) {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, databaseUrl), {
+/**
+ * Builds the whole application (not yet listening): main.ts and the integration tests share it.
+ * `seams` are providers every module may inject in place of a default (AppModule's SeamsModule).
+ */
+export async function createApp(config: AppConfig, databaseUrl: string, logger: Logger = createPino(config), seams: Provider[] = []) {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, databaseUrl, seams), {
     logger: new PinoNestLogger(logger),
     bufferLogs: false,
     bodyParser: false, // ours, with the limits on input: bodyParsers() below

@@ -1,6 +1,7 @@
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.js';
+import { quietFor } from '../../../test/wait.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -28,7 +29,7 @@ it('keeps an idle keep-alive connection open past a player’s pause of several 
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
     expect(await get(agent, '/health')).toEqual({ status: 200, reused: false });
-    await new Promise((resolve) => setTimeout(resolve, 6_000)); // longer than Node's default 5 s
+    await quietFor(6_000); // longer than Node's default 5 s, in which the server must not close it
     expect(await get(agent, '/health')).toEqual({ status: 200, reused: true });
   } finally {
     agent.destroy();

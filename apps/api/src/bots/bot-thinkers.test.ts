@@ -37,7 +37,7 @@ async function longestStall<T>(work: () => Promise<T>): Promise<{ value: T; stal
     last = now;
   }, 10);
   try {
-    await new Promise((tick) => setTimeout(tick, 30));
+    await new Promise((tick) => setTimeout(tick, 30)); // the timer ticking before the work: a measuring window, not a wait
     const value = await work();
     await new Promise((tick) => setTimeout(tick, 30)); // a stall just ended is seen at the next tick
     return { value, stall };

@@ -3,6 +3,7 @@ import { botMove, type Bot, type BotLevel } from '@mizerka/bots';
 import { loadConfig, type AppConfig } from '../config/app-config.js';
 import type { BotThinker } from './bot-thinkers.js';
 import type { TestApp } from '../../../../test/app.js';
+import { waitFor as waitUntil } from '../../../../test/wait.js';
 
 /**
  * Jobs worked at once, relayed at once; a bot's job waits ten minutes, so the bots of a game that
@@ -18,14 +19,9 @@ export const NO_JOBS: Partial<AppConfig> = { jobs: { ...base.jobs, worker: false
 
 export const LOBBY_SEATS = `id status gameId seats { seat player { id name kind botLevel } }`;
 
-export async function waitFor<T>(check: () => Promise<T | null | undefined | false>, what: string, ms = 30_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+/** test/wait.ts's waitFor, its time-out (30 s) as the bots' tests give it. */
+export function waitFor<T>(check: () => Promise<T | null | undefined | false>, what: string, ms = 30_000): Promise<T> {
+  return waitUntil(check, what, { timeout: ms, every: 25 }) as Promise<T>;
 }
 
 /** A lobby of `preset` hosted by `token`'s player at seat 0; answers its id. */

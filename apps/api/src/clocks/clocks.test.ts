@@ -8,6 +8,8 @@ import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY, type TestPlay
 import { MovesService } from '../moves/moves.service.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { ClocksService } from './clocks.service.js';
+import { withClient } from '../../../../test/database.js';
+import { waitFor } from '../../../../test/wait.js';
 
 // Move clocks with second-long turns: the server acts for an absent seat, exactly once, through
 // the same move path as a person, also when it was down at the deadline or runs twice.
@@ -28,16 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-async function waitFor<T>(check: () => Promise<T | null | undefined | false>, what: string, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 function log(db: PrismaService, gameId: string) {
   return db.gameEvent.findMany({
@@ -109,7 +101,7 @@ describe('move clocks', () => {
   it('forfeit after maxTimeouts time-outs in a row of one seat', async () => {
     const seated = await players(t, 3, 'clr');
     const gameId = await startGame(t, seated, 'bidding', {}, { ...AUTO, maxTimeouts: 2 });
-    const game = await waitFor(() => prisma.game.findFirst({ where: { id: gameId, status: 'finished' } }), 'the forfeit', 20_000);
+    const game = await waitFor(() => prisma.game.findFirst({ where: { id: gameId, status: 'finished' } }), 'the forfeit', { timeout: 20_000 });
     const entries = await log(prisma, gameId);
     const timeouts = entries.filter((e) => e.cause === 'timeout');
     const forfeit = entries[entries.length - 1];
@@ -125,7 +117,8 @@ describe('move clocks', () => {
     const gameId = await startGame(t, seated, 'bidding', {}, { moveSeconds: 1, bankSeconds: 3, onTimeout: 'autoMove', maxTimeouts: 3 });
     const [dealt] = await log(prisma, gameId);
     expect(dealt.deadline!.getTime() - dealt.createdAt.getTime()).toBe(4000); // the turn and the whole bank
-    await new Promise((r) => setTimeout(r, 1600));
+    // The move comes 1.6 s into the turn (the database's clock, as the server's): 0.6 s from the bank.
+    await waitFor(() => passedSince(prisma, dealt.createdAt, 1600), 'the turn and 0.6 s of the bank to pass');
     await moveOnce(t, gameId, seated, rng(1));
     const game = await prisma.game.findUniqueOrThrow({ where: { id: gameId } });
     const [, moved] = await log(prisma, gameId);
@@ -199,9 +192,10 @@ describe('move clocks across restarts and instances', () => {
     const seated = await players(a, 3, 'cld');
     const gameId = await startGame(a, seated, 'bidding', {}, { ...AUTO, moveSeconds: 2 });
     await waitFor(async () => (await clockJobs(gameId, a)) === 1, 'the clock job');
+    const deadline = (await log(a.app.get(PrismaService), gameId))[0].deadline!;
     await a.close();
-    await new Promise((r) => setTimeout(r, 2500)); // the deadline passes while down
     const db = a.databaseUrl;
+    await waitFor(() => withClient(db, async (client) => (await client.query('SELECT now() > $1 AS due', [deadline])).rows[0].due), 'the deadline to pass while down');
     const b = await start({ ...FAST }, db);
     // Counted from when the server is up: a slow start on a loaded machine is not the clock's delay.
     const up = Date.now();
@@ -222,7 +216,7 @@ describe('move clocks across restarts and instances', () => {
     const entries = await waitFor(async () => {
       const l = await log(db, gameId);
       return l.filter((e) => e.cause === 'timeout').length >= 3 && l;
-    }, 'three time-outs', 20_000);
+    }, 'three time-outs', { timeout: 20_000 });
     // Seqs are unique by key; what matters is that each turn timed out once, in order, one a second.
     const timeouts = entries.filter((e) => e.cause === 'timeout');
     for (let i = 1; i < timeouts.length; i++) {
@@ -271,6 +265,12 @@ describe('a lobby’s time control', () => {
     expect(again.data!.playAgain.timeControl).toEqual({ moveSeconds: 86400, onTimeout: 'forfeit' });
   });
 });
+
+/** Whether `ms` have passed since `at` by the database's clock. */
+async function passedSince(db: PrismaService, at: Date, ms: number): Promise<boolean> {
+  const [{ passed }] = await db.$queryRaw<{ passed: boolean }[]>`SELECT now() >= ${at}::timestamptz + ${ms} * interval '1 millisecond' AS passed`;
+  return passed;
+}
 
 async function clockJobs(gameId: string, app: TestApp = t): Promise<number> {
   const rows = await app.app.get(PrismaService).$queryRaw<{ n: number }[]>`

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { buildSchema, parse, specifiedRules, validate } from 'graphql';
-import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { EVENT_FIELDS, GAME_FIELDS, GAME_QUERY, SEAT_VIEW_FIELDS } from '../../../../test/graphql-selections.js';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
+import { closeWsClients, wsClient } from '../../../../test/graphql-ws.js';
 import { makeMoveMutation } from '../../bench/game-client/index.js';
 import { loadConfig } from '../config/app-config.js';
 import { players, startGame } from '../games/games.test-kit.js';
@@ -51,13 +50,12 @@ describe('the limits leave room for the queries clients send', () => {
 
 let t: TestApp;
 let gameId: string;
-const clients: Client[] = [];
 beforeAll(async () => {
   t = await startTestApp();
   gameId = await startGame(t, await players(t, 3, 'ql'), 'short');
 });
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.dispose()));
+  await closeWsClients();
   await t?.close();
 });
 
@@ -171,14 +169,7 @@ describe('no schema names leak through "did you mean" suggestions', () => {
 
 describe('the same limits on graphql-ws subscriptions', () => {
   function subscribe(query: string, token: string) {
-    const client = createClient({
-      url: `${t.baseUrl.replace(/^http/, 'ws')}/graphql`,
-      webSocketImpl: WebSocket,
-      connectionParams: { authorization: `Bearer ${token}` },
-      retryAttempts: 0,
-      lazy: true,
-    });
-    clients.push(client);
+    const client = wsClient(t.baseUrl, token);
     return new Promise<{ message: string; extensions: Record<string, unknown> }[]>((resolve, reject) => {
       client.subscribe(
         { query, variables: { gameId } },

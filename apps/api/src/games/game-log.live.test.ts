@@ -1,7 +1,8 @@
-import { createClient, type Client } from 'graphql-ws';
+import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
+import { wsClient, type WsClient } from '../../../../test/graphql-ws.js';
 import { LiveConnections } from '../auth/live-connections.js';
 import { loadConfig } from '../config/app-config.js';
 import { PrismaService } from '../prisma/prisma.service.js';
@@ -40,24 +41,10 @@ interface Entry {
   events: Record<string, unknown>[];
 }
 
-interface Closed {
-  code: number;
-  reason: string;
-}
-
-function connect(app: TestApp, token: string, lazy = true): Client & { closes: Closed[] } {
-  const closes: Closed[] = [];
-  const client = createClient({
-    url: `${app.baseUrl.replace(/^http/, 'ws')}/graphql`,
-    webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${token}` },
-    retryAttempts: 0,
-    lazy,
-    onNonLazyError: () => undefined, // the closes are what the tests look at
-    on: { closed: (event) => closes.push({ code: (event as Closed).code, reason: String((event as Closed).reason) }) },
-  });
+function connect(app: TestApp, token: string, lazy = true): WsClient {
+  const client = wsClient(app.baseUrl, token, { lazy });
   clients.push(client);
-  return Object.assign(client, { closes });
+  return client;
 }
 
 /** A running subscription: what arrived so far, and how it ended. */

@@ -1,7 +1,7 @@
-import { createClient, type Client } from 'graphql-ws';
+import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
+import { wsClient } from '../../../../test/graphql-ws.js';
 import { MAKE_MOVE, pickMove, players, playThrough, rng, startGame, TURN_QUERY, type TestPlayer } from './games.test-kit.js';
 
 let t: TestApp;
@@ -19,13 +19,7 @@ const GAME_LOG = `subscription($gameId: ID!, $after: Int) {
 }`;
 
 function connect(token?: string): Client {
-  const client = createClient({
-    url: `${t.baseUrl.replace(/^http/, 'ws')}/graphql`,
-    webSocketImpl: WebSocket,
-    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
-    retryAttempts: 0,
-    lazy: true,
-  });
+  const client = wsClient(t.baseUrl, token);
   clients.push(client);
   return client;
 }

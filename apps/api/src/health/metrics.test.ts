@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY } from '../games/games.test-kit.js';
 import { HotSql } from '../prisma/hot-sql.js';
+import { waitFor } from '../../../../test/wait.js';
 
 const TOKEN = 'metrics-test-token-0123456789';
 let t: TestApp;
@@ -45,8 +46,7 @@ describe('/metrics', () => {
     const series = 'mizerka_db_hot_statements_in_flight';
     expect(sample((await scrape(t, TOKEN)).text, series)).toBe(0);
     const slow = t.app.get(HotSql).rows(Prisma.sql`SELECT pg_sleep(0.5)`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(sample((await scrape(t, TOKEN)).text, series)).toBe(1);
+    await waitFor(async () => sample((await scrape(t, TOKEN)).text, series) === 1, 'the slow statement in flight');
     await slow;
     expect(sample((await scrape(t, TOKEN)).text, series)).toBe(0);
   });

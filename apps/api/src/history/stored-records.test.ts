@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { withClient } from '../../../../test/database.js';
+import { waitFor } from '../../../../test/wait.js';
 import { backfillRecords } from '../../../../scripts/records/backfill.js';
 import { players, playThrough, startGame, type TestPlayer } from '../games/games.test-kit.js';
 import { Outbox } from '../outbox/outbox.js';
@@ -32,7 +33,7 @@ beforeAll(async () => {
   gameId = await startGame(t, seated, 'short');
   await playThrough(t, seated, gameId, 5);
   // The consumer runs after the commit, on the job queue.
-  for (let i = 0; i < 100 && (await storedOf(gameId)).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  await waitFor(async () => (await storedOf(gameId)).length > 0, 'the stored record', { timeout: 10_000 });
 }, 120_000);
 afterAll(async () => {
   await t?.close();

@@ -1,9 +1,11 @@
-import { createClient, type Client } from 'graphql-ws';
+import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 vi.setConfig({ testTimeout: 30_000 });
-import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
+import { wsClient } from '../../../../test/graphql-ws.js';
+import { waitFor } from '../../../../test/wait.js';
+import { LiveConnections } from '../auth/live-connections.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY, type TestPlayer } from '../games/games.test-kit.js';
 import type { NewFeedEvent } from '../player-events/feed-events.js';
 import { FEED_START } from '../player-events/feed.js';
@@ -159,13 +161,7 @@ describe('myTurn', () => {
 });
 
 function connect(token: string): Client {
-  const client = createClient({
-    url: `${t.baseUrl.replace(/^http/, 'ws')}/graphql`,
-    webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${token}` },
-    retryAttempts: 0,
-    lazy: true,
-  });
+  const client = wsClient(t.baseUrl, token);
   clients.push(client);
   return client;
 }
@@ -251,8 +247,7 @@ describe('GET /api/v1/me/events', () => {
     const live = await s.take(2);
     expect(names(live)).toEqual(['n3', 'n4']);
     // An idle stream says it is alive.
-    await new Promise((r) => setTimeout(r, KEEP_ALIVE_MS * 3));
-    expect(s.comments.filter((c) => c === 'keep-alive').length).toBeGreaterThanOrEqual(2);
+    await waitFor(() => s.comments.filter((c) => c === 'keep-alive').length >= 2, 'two keep-alives', { timeout: KEEP_ALIVE_MS * 20 });
     s.close();
 
     const byHeader = await sse(t, `/api/v1/me/events?after=${backlog[0].id}`, p.token, { 'last-event-id': backlog[1].id! });
@@ -310,7 +305,7 @@ describe('GET /api/v1/me/events', () => {
     const { token, apiToken } = created.data!.createApiToken;
     const s = await sse(t, '/api/v1/me/events', token);
     expect(s.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => t.app.get(LiveConnections).socketsOf(p.id) === 1, 'the stream to be held by its token');
     const revoked = await t.gql('mutation($id: ID!) { revokeApiToken(id: $id) { id } }', { id: apiToken.id }, p.token);
     expect(revoked.errors).toBeUndefined();
     const last = await s.next();
@@ -334,7 +329,7 @@ describe('GET /api/v1/me/events', () => {
       expect([a.status, b.status, c.status]).toEqual([200, 200, 429]);
       expect(c.body).toMatchObject({ code: 'RATE_LIMITED' });
       a.close();
-      await new Promise((r) => setTimeout(r, 100));
+      await waitFor(() => app.app.get(LiveConnections).socketsOf(p.id) === 1, 'the closed stream to give back its place');
       expect((await sse(app, '/api/v1/me/events', p.token)).status).toBe(200);
     } finally {
       streams.forEach((s) => s.close());

@@ -1,7 +1,6 @@
-import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import WebSocket from 'ws';
 import { startTestApp, type GraphQLResult, type TestApp } from '../../../../test/app.js';
+import { closeWsClients, operation as overSocket, wsClient } from '../../../../test/graphql-ws.js';
 import { cardNamesIn, MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY, type TestPlayer } from '../games/games.test-kit.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
@@ -11,39 +10,16 @@ vi.setConfig({ testTimeout: 30_000 });
 // move path, so the same answers, races, idempotency, redaction and limits as over HTTP.
 
 let t: TestApp;
-const sockets: Client[] = [];
 beforeAll(async () => {
   t = await startTestApp();
 });
 afterAll(async () => {
-  await Promise.all(sockets.map((s) => s.dispose()));
+  await closeWsClients();
   await t?.close();
 });
 
-function socket(app: TestApp, token: string): Client {
-  const client = createClient({
-    url: `${app.baseUrl.replace(/^http/, 'ws')}/graphql`,
-    webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${token}` },
-    retryAttempts: 0,
-  });
-  sockets.push(client);
-  return client;
-}
-
-/** One operation over the socket: its single result. */
-function overSocket(client: Client, query: string, variables: Record<string, unknown>): Promise<GraphQLResult> {
-  return new Promise((resolve, reject) => {
-    let result: GraphQLResult | undefined;
-    client.subscribe(
-      { query, variables },
-      {
-        next: (message) => (result = message as GraphQLResult),
-        error: (error) => (Array.isArray(error) ? resolve({ errors: error } as GraphQLResult) : reject(error instanceof Error ? error : new Error(String(error)))),
-        complete: () => resolve(result!),
-      },
-    );
-  });
+function socket(app: TestApp, token: string) {
+  return wsClient(app.baseUrl, token);
 }
 
 async function moverTurn(app: TestApp, seated: TestPlayer[], gameId: string) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
+import { waitFor } from '../../../../test/wait.js';
 import { players, playThrough, startGame, type TestPlayer } from '../games/games.test-kit.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { Outbox } from '../outbox/outbox.js';
@@ -116,11 +117,11 @@ describe('player aggregates', () => {
     const seated = await players(t, 3, 'sp');
     const gameId = await startGame(t, seated, 'short');
     await playThrough(t, seated, gameId, 7);
-    const deadline = Date.now() + 20_000;
-    while ((await prisma.game.findUniqueOrThrow({ where: { id: gameId }, select: { statsAt: true } })).statsAt === null) {
-      if (Date.now() > deadline) throw new Error('the gameFinished consumer did not add the game');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor(
+      async () => (await prisma.game.findUniqueOrThrow({ where: { id: gameId }, select: { statsAt: true } })).statsAt,
+      'the gameFinished consumer to add the game',
+      { timeout: 20_000 },
+    );
     const rows = await kept(seated);
     expect(rows.filter((r) => r.kind === 'preset').map((r) => r.games)).toEqual([1, 1, 1]);
     expect(rows).toEqual(await recomputed(seated));

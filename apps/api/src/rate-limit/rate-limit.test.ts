@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { Logger } from '@nestjs/common';
-import { createClient, type Client } from 'graphql-ws';
+import type { Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { loadConfig } from '../config/app-config.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startTestAppsPerTest, type TestApp } from '../../../../test/app.js';
 import { createTestDatabase } from '../../../../test/database.js';
+import { redisAvailable, TEST_REDIS_URL } from '../../../../test/redis.js';
+import { operation, wsClient } from '../../../../test/graphql-ws.js';
 import { graphqlCost } from './graphql-cost.js';
 import { MemoryRateLimitStore } from './rate-limit-store.js';
 import { clientAddress } from './rate-limiter.js';
@@ -36,18 +37,10 @@ const figures = (c: Call) => ({
   remaining: Number(c.headers.get('ratelimit-remaining')),
 });
 /** One operation over a graphql-ws client: its result, or the code of the error that refused it. */
-function overSocket(client: Client, query: string): Promise<{ data?: unknown; code?: unknown }> {
-  return new Promise((resolve) => {
-    let got: { data?: unknown; code?: unknown } = {};
-    client.subscribe(
-      { query },
-      {
-        next: (result) => (got = result.errors ? { code: result.errors[0].extensions?.code } : { data: result.data }),
-        error: (error) => resolve({ code: Array.isArray(error) ? (error[0] as { extensions?: { code?: unknown } }).extensions?.code : 'CLOSED' }),
-        complete: () => resolve(got),
-      },
-    );
-  });
+async function overSocket(client: Client, query: string): Promise<{ data?: unknown; code?: unknown }> {
+  const result = await operation(client, query).catch(() => null);
+  if (!result) return { code: 'CLOSED' };
+  return result.errors ? { code: result.errors[0].extensions?.code } : { data: result.data };
 }
 const gql = (t: TestApp, query: string, token?: string, headers?: Record<string, string>) => call(t, '/graphql', { token, headers, body: { query } });
 
@@ -171,7 +164,7 @@ describe("one address's budgets, whatever players it registers", () => {
     const ok = await call(t, '/api/v1/me', { token: ala.token });
     // The figures are the binding budget's: the address has 2 left, the player 9.
     expect(figures(ok)).toEqual({ limit: 4, remaining: 2 });
-    const client = createClient({ url: `${t.baseUrl.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ala.token}` }, retryAttempts: 0 });
+    const client = wsClient(t.baseUrl, ala.token);
     try {
       const codes: unknown[] = [];
       for (let i = 0; i < 3; i++) codes.push((await overSocket(client, '{ me { id } }')).code);
@@ -219,20 +212,12 @@ describe("one address's budgets, whatever players it registers", () => {
           super(url, protocols, { headers: { 'x-forwarded-for': from } });
         }
       }
-      const closes: { code: number; reason: string }[] = [];
-      const client = createClient({
-        url: `${t.baseUrl.replace(/^http/, 'ws')}/graphql`,
-        webSocketImpl: Forwarded,
-        connectionParams: { authorization: `Bearer ${token}` },
-        retryAttempts: 0,
-        lazy: false, // the socket stays open after its query: it holds its place
-        onNonLazyError: () => undefined, // the closes are what the test looks at
-        on: { closed: (event) => closes.push(event as { code: number; reason: string }) },
-      });
+      // Lazy no more: the socket stays open after its query, holding its place.
+      const client = wsClient(t.baseUrl, token, { webSocketImpl: Forwarded, lazy: false });
       clients.push(client);
       // A query that answers means the socket was admitted.
       const answered = (await overSocket(client, '{ me { id } }')).data !== undefined;
-      return { answered, closes };
+      return { answered, closes: client.closes };
     };
     try {
       expect((await stream(ala.token)).status).toBe(200);
@@ -256,20 +241,10 @@ describe("one address's budgets, whatever players it registers", () => {
   });
 });
 
-// A Redis on this machine, for the shared store; without one these tests are skipped, saying so.
-const REDIS_URL = 'redis://127.0.0.1:6379';
-const redisAnswers = await (async () => {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-})();
-if (!redisAnswers) console.warn(`SKIPPED: no Redis answers at ${REDIS_URL}; the shared rate-limit store is not tested`);
+// The tests' Redis (TEST_REDIS_URL), for the shared store; without one these tests skip, saying so
+// (in CI they fail).
+const REDIS_URL = TEST_REDIS_URL;
+const redisAnswers = await redisAvailable(REDIS_URL, 'the rate limits shared through Redis');
 
 describe.skipIf(!redisAnswers)('rate limits shared through Redis', () => {
   it('counts a player across two instances', async () => {

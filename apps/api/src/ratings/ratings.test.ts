@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
+import { waitFor } from '../../../../test/wait.js';
 import { players, type TestPlayer } from '../lobbies/lobbies.test-kit.js';
 import { Outbox } from '../outbox/outbox.js';
 import type { OutboxJob } from '../outbox/outbox-entries.js';
@@ -96,10 +97,7 @@ describe('rating a finished game', () => {
     const resigned = await t.gql(`mutation($input: ResignInput!) { resign(input: $input) { status } }`, { input: { gameId } }, seated[1].token);
     expect(resigned.data!.resign.status).toBe('finished');
     // The outbox's worker rates it soon after the commit; waiting for that is not a timing assertion.
-    const until = Date.now() + 20_000;
-    while ((await prisma.game.findUniqueOrThrow({ where: { id: gameId } })).ratedAt === null && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor(async () => (await prisma.game.findUniqueOrThrow({ where: { id: gameId } })).ratedAt, 'the game to be rated', { timeout: 20_000 });
     const changes = await prisma.ratingChange.findMany({ where: { gameId } });
     expect(changes).toHaveLength(3);
     expect(changes.find((ch) => ch.playerId === seated[1].id)!.place).toBe(3);

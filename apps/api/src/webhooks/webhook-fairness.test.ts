@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { addFeedEvents, startReceiver, waitFor, webhookTestConfig, type Receiver } from './webhooks.test-kit.js';
+import { quietFor } from '../../../../test/wait.js';
 
 // Isolation between endpoints and between players, the retry timing, the circuit breaker, the
 // rotation of a secret, and shutdown with an attempt in flight. Every receiver is on loopback; a
@@ -131,7 +132,7 @@ describe('isolation', () => {
     // After the pause a single probe goes first.
     const first = hanging.requests.length;
     await waitFor(() => hanging.requests.length > first, 20_000, 'the probe');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await quietFor(300); // the other lanes, were they not held back, would start within it
     expect(hanging.requests.length).toBe(first + 1);
     } finally {
       await app.close();

@@ -1,16 +1,17 @@
+import type http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
 import type { Resolver } from './url-safety.js';
-import { WebhookTransport } from './webhook-transport.js';
+import { systemNetwork, WEBHOOK_NETWORK, type WebhookNetwork } from './webhook-transport.js';
 import { addFeedEvents, startReceiver, waitFor, webhookTestConfig, type Receiver } from './webhooks.test-kit.js';
 
 // The address rules end to end: at creation (a BAD_INPUT naming `url`) and at each attempt (a
-// failed attempt), and in every case no connection is opened to the refused address. `open` is
-// the one function that opens a webhook connection: a spy on it counts them. Names resolve
-// through a stub: no test ever leaves this machine.
+// failed attempt), and in every case no connection is opened to the refused address. The app's
+// WebhookNetwork is the test's: its `open`, the one function that opens a webhook connection,
+// records each one, and names resolve through a stub: no test ever leaves this machine.
 
 const NAMES: Record<string, string[]> = {
   'public.test': ['93.184.216.34'],
@@ -30,21 +31,33 @@ const stubResolver =
 
 const CREATE = `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret endpoint { id url } } }`;
 
-function spyOnConnections(t: TestApp) {
-  const transport = t.app.get(WebhookTransport);
-  return vi.spyOn(transport, 'open');
+/** The system's network behind a resolver and extra request options the test may change as it goes. */
+function testNetwork(resolve: Resolver) {
+  const network = {
+    resolve: (host: string) => network.resolver(host),
+    resolver: resolve,
+    /** Added to every request's options (a CA to trust). */
+    extra: {} as https.RequestOptions,
+    /** The options of every connection opened since the test last cleared it. */
+    opened: [] as http.RequestOptions[],
+    open(url: URL, options: http.RequestOptions) {
+      network.opened.push(options);
+      return systemNetwork.open(url, { ...options, ...network.extra });
+    },
+  };
+  return network;
 }
 
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+function seams(network: WebhookNetwork) {
+  return [{ provide: WEBHOOK_NETWORK, useValue: network }];
+}
 
 describe('at creation, without the test setting (production rules)', () => {
   let t: TestApp;
   let token: string;
+  const network = testNetwork(stubResolver(NAMES));
   beforeAll(async () => {
-    t = await startTestApp(webhookTestConfig({ allowHttpLoopback: false }));
-    t.app.get(WebhookTransport).resolve = stubResolver(NAMES);
+    t = await startTestApp(webhookTestConfig({ allowHttpLoopback: false }), undefined, seams(network));
     token = (await t.register('ssrfstrict')).token;
   });
   afterAll(async () => {
@@ -73,26 +86,26 @@ describe('at creation, without the test setting (production rules)', () => {
     ['https://user:secret@public.test/hook', /credentials/],
     ['https://token@public.test/hook', /credentials/],
   ])('refuses %s with BAD_INPUT naming url, connecting nowhere', async (url, why) => {
-    const open = spyOnConnections(t);
+    network.opened = [];
     const rest = await t.rest('POST', '/api/v1/me/webhooks', { url, eventTypes: ['yourTurn'] }, token);
     expect(rest.status).toBe(400);
     expect(rest.body).toMatchObject({ code: 'BAD_INPUT', field: 'url' });
     expect(rest.body.detail).toMatch(why);
     const gql = await t.gql(CREATE, { input: { url, eventTypes: ['yourTurn'] } }, token);
     expect(gql.errors?.[0].extensions).toMatchObject({ code: 'BAD_INPUT', field: 'url' });
-    expect(open).not.toHaveBeenCalled();
+    expect(network.opened).toHaveLength(0);
   });
 
   it('refuses a bad URL on update too, and keeps the old one', async () => {
     const created = await t.rest('POST', '/api/v1/me/webhooks', { url: 'https://public.test/hook', eventTypes: ['yourTurn'] }, token);
     expect(created.status).toBe(201);
     const id = created.body.endpoint.id as string;
-    const open = spyOnConnections(t);
+    network.opened = [];
     const answer = await t.rest('PATCH', `/api/v1/me/webhooks/${id}`, { url: 'https://private.test/x' }, token);
     expect(answer.status).toBe(400);
     expect(answer.body.field).toBe('url');
     expect((await t.rest('GET', `/api/v1/me/webhooks/${id}`, undefined, token)).body.url).toBe('https://public.test/hook');
-    expect(open).not.toHaveBeenCalled();
+    expect(network.opened).toHaveLength(0);
   });
 });
 
@@ -101,9 +114,9 @@ describe('at each attempt (the test setting allows loopback, nothing else)', () 
   let me: { id: string; token: string };
   const receivers: Receiver[] = [];
   const names: Record<string, string[]> = {};
+  const network = testNetwork(stubResolver(names));
   beforeAll(async () => {
-    t = await startTestApp(webhookTestConfig({ retrySchedule: [1] }));
-    t.app.get(WebhookTransport).resolve = stubResolver(names);
+    t = await startTestApp(webhookTestConfig({ retrySchedule: [1] }), undefined, seams(network));
     me = await t.register('ssrfloose');
   });
   afterAll(async () => {
@@ -138,7 +151,7 @@ describe('at each attempt (the test setting allows loopback, nothing else)', () 
     const created = await t.rest('POST', '/api/v1/me/webhooks', { url: `http://rebind.test:${r.port}/hook`, eventTypes: ['lobbyJoined'] }, me.token);
     expect(created.status).toBe(201);
     names['rebind.test'] = ['10.0.0.1']; // DNS changed since
-    const open = spyOnConnections(t);
+    network.opened = [];
     await addFeedEvents(t, me.id, ['lobbyJoined']);
     const delivery = await failedDelivery(created.body.endpoint.id);
     expect(delivery.attemptLog).toHaveLength(2);
@@ -146,7 +159,7 @@ describe('at each attempt (the test setting allows loopback, nothing else)', () 
       expect(a.statusCode).toBeNull();
       expect(a.error).toMatch(/^refused before connecting: .*resolves to 10\.0\.0\.1, a private address/);
     }
-    expect(open).not.toHaveBeenCalled();
+    expect(network.opened).toHaveLength(0);
     expect(r.requests).toHaveLength(0);
     await t.rest('DELETE', `/api/v1/me/webhooks/${created.body.endpoint.id}`, undefined, me.token);
   });
@@ -155,7 +168,7 @@ describe('at each attempt (the test setting allows loopback, nothing else)', () 
     const r = await receiver();
     let calls = 0;
     // The first answer passes; any later one would lead to a private address.
-    t.app.get(WebhookTransport).resolve = async (host) => {
+    network.resolver = async (host) => {
       calls++;
       if (host !== 'flip.test') throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
       return [{ address: calls % 2 === 1 ? '127.0.0.1' : '10.0.0.1', family: 4 }];
@@ -164,29 +177,29 @@ describe('at each attempt (the test setting allows loopback, nothing else)', () 
       const created = await t.rest('POST', '/api/v1/me/webhooks', { url: `http://flip.test:${r.port}/hook`, eventTypes: ['lobbyJoined'] }, me.token);
       expect(created.status).toBe(201);
       calls = 0;
-      const open = spyOnConnections(t);
+      network.opened = [];
       await addFeedEvents(t, me.id, ['lobbyJoined']);
       await waitFor(() => r.requests.length === 1, 10_000, 'a delivery');
-      expect(open).toHaveBeenCalledTimes(1);
+      expect(network.opened).toHaveLength(1);
       expect(calls).toBe(1); // the socket did not resolve the name again
       expect(r.requests[0].headers.host).toBe(`flip.test:${r.port}`);
       await t.rest('DELETE', `/api/v1/me/webhooks/${created.body.endpoint.id}`, undefined, me.token);
     } finally {
-      t.app.get(WebhookTransport).resolve = stubResolver(names);
+      network.resolver = stubResolver(names);
     }
   });
 
   it('does not follow a redirect to http://10.0.0.1/: the attempt fails with the 3xx', async () => {
     const r = await receiver(() => ({ status: 302, headers: { location: 'http://10.0.0.1/' } }));
     const created = await t.rest('POST', '/api/v1/me/webhooks', { url: r.url, eventTypes: ['lobbyJoined'] }, me.token);
-    const open = spyOnConnections(t);
+    network.opened = [];
     await addFeedEvents(t, me.id, ['lobbyJoined']);
     const delivery = await failedDelivery(created.body.endpoint.id);
     expect(delivery.attemptLog.map((a: { statusCode: number }) => a.statusCode)).toEqual([302, 302]);
     expect(delivery.attemptLog[0].error).toBe('HTTP 302: redirects are not followed (to http://10.0.0.1/)');
     // One connection per attempt, each to the receiver on 127.0.0.1; none to 10.0.0.1.
-    expect(open).toHaveBeenCalledTimes(2);
-    for (const [, options] of open.mock.calls) expect(options).toMatchObject({ hostname: '127.0.0.1', port: r.port });
+    expect(network.opened).toHaveLength(2);
+    for (const options of network.opened) expect(options).toMatchObject({ hostname: '127.0.0.1', port: r.port });
     expect(r.requests).toHaveLength(2);
   });
 
@@ -216,9 +229,7 @@ describe('at each attempt (the test setting allows loopback, nothing else)', () 
       await t.rest('DELETE', `/api/v1/me/webhooks/${id}`, undefined, me.token);
 
       // Trusting the test certificate, the request reaches the server with SNI for hook.test.
-      const transport = t.app.get(WebhookTransport);
-      const open = transport.open.bind(transport);
-      vi.spyOn(transport, 'open').mockImplementation((url, options) => open(url, { ...options, ca: TEST_CERT } as typeof options));
+      network.extra = { ca: TEST_CERT };
       const trusted = await t.rest('POST', '/api/v1/me/webhooks', { url: `https://hook.test:${port}/hook`, eventTypes: ['lobbyJoined'] }, me.token);
       served.length = 0;
       await addFeedEvents(t, me.id, ['lobbyJoined']);
@@ -229,6 +240,7 @@ describe('at each attempt (the test setting allows loopback, nothing else)', () 
       expect(served).toEqual([{ servername: 'hook.test' }]);
       await t.rest('DELETE', `/api/v1/me/webhooks/${trusted.body.endpoint.id}`, undefined, me.token);
     } finally {
+      network.extra = {};
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }

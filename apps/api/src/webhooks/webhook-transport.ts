@@ -1,4 +1,4 @@
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnApplicationShutdown } from '@nestjs/common';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -41,25 +41,42 @@ const IDLE_SOCKET_MS = 4000;
 export const systemResolver: Resolver = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 
+/** Where a webhook meets the network: how names resolve, and how one connection and request open. */
+export interface WebhookNetwork {
+  resolve: Resolver;
+  /** Opens one connection and request (http or https by the URL's scheme). */
+  open(url: URL, options: http.RequestOptions): http.ClientRequest;
+}
+
+/** The machine's own DNS and sockets. */
+export const systemNetwork: WebhookNetwork = {
+  resolve: systemResolver,
+  open: (url, options) => (url.protocol === 'https:' ? https.request(options) : http.request(options)),
+};
+
+/**
+ * A WebhookNetwork other than the system's: provided (by a test) through createApp's providers,
+ * so that names resolve through a stub and the connections opened can be counted.
+ */
+export const WEBHOOK_NETWORK = Symbol('WEBHOOK_NETWORK');
+
 /**
  * The one way a webhook reaches the network: judge the URL and its addresses, then POST to the
- * address judged. `resolve` and `open` are fields so that tests can stub the resolver and count
- * the connections opened.
+ * address judged.
  */
 @Injectable()
 export class WebhookTransport implements OnApplicationShutdown {
-  resolve: Resolver = systemResolver;
+  private readonly network: WebhookNetwork;
   /** Per endpoint, the keep-alive agent of the origin and address last judged; its sockets go only there. */
   private readonly agents = new Map<string, { origin: string; address: string; agent: http.Agent }>();
 
-  /** Opens one connection and request (http or https by the URL's scheme). */
-  open(url: URL, options: http.RequestOptions): http.ClientRequest {
-    return url.protocol === 'https:' ? https.request(options) : http.request(options);
+  constructor(@Optional() @Inject(WEBHOOK_NETWORK) network: WebhookNetwork | null = null) {
+    this.network = network ?? systemNetwork;
   }
 
   /** Judges `rawUrl` as the policy says, resolving its host, within `timeoutMs`. */
   vet(rawUrl: string, policy: UrlPolicy, timeoutMs: number): Promise<VettedTarget> {
-    return withTimeout(vetUrl(rawUrl, policy, this.resolve), timeoutMs, () => new UrlUnresolved(`resolving the host took over ${timeoutMs} ms`));
+    return withTimeout(vetUrl(rawUrl, policy, this.network.resolve), timeoutMs, () => new UrlUnresolved(`resolving the host took over ${timeoutMs} ms`));
   }
 
   onApplicationShutdown(): void {
@@ -89,7 +106,7 @@ export class WebhookTransport implements OnApplicationShutdown {
     const started = performance.now();
     let target: VettedTarget;
     try {
-      target = await withTimeout(vetUrl(rawUrl, policy, this.resolve), timeoutMs, () => new TimedOut());
+      target = await withTimeout(vetUrl(rawUrl, policy, this.network.resolve), timeoutMs, () => new TimedOut());
     } catch (error) {
       const outcome = {
         ok: false,
@@ -176,7 +193,7 @@ export class WebhookTransport implements OnApplicationShutdown {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
-      const target = await withTimeout(vetUrl(rawUrl, policy, this.resolve), timeoutMs, () => new TimedOut());
+      const target = await withTimeout(vetUrl(rawUrl, policy, this.network.resolve), timeoutMs, () => new TimedOut());
       const { statusCode, location } = await this.send(target, headers, body, controller.signal, false);
       return { ...outcomeOf(statusCode, location), durationMs: elapsed(), timedOut: false };
     } catch (error) {
@@ -197,7 +214,7 @@ export class WebhookTransport implements OnApplicationShutdown {
   ): Promise<{ statusCode: number; location: string | null }> {
     const { url, address } = target;
     return new Promise((resolve, reject) => {
-      const request = this.open(url, {
+      const request = this.network.open(url, {
         method: 'POST',
         protocol: url.protocol,
         hostname: hostOf(url),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestApp } from '../../../../test/app.js';
+import { waitFor as waitUntil } from '../../../../test/wait.js';
 import { loadConfig, type AppConfig } from '../config/app-config.js';
 import type { FeedEventType, NewFeedEvent } from '../player-events/feed-events.js';
 import { PlayerEventsService } from '../player-events/player-events.service.js';
@@ -65,15 +66,9 @@ export async function startReceiver(answer: Receiver['answer'] = () => ({ status
   return receiver;
 }
 
-/** Polls `check` until it returns something other than undefined/false, or fails after `ms`. */
-export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, ms = 10_000, what = 'condition'): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** test/wait.ts's waitFor, its time-out first as these tests give it. */
+export function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, ms = 10_000, what = 'condition'): Promise<T> {
+  return waitUntil(check, what, { timeout: ms, every: 50 }) as Promise<T>;
 }
 
 /** Adds feed events for a player, each in its own transaction, and wakes the dispatcher. */

@@ -7,6 +7,7 @@ import { PrismaService } from '../prisma/prisma.service.js';
 import { deliveryBody, deliveryPayload } from './deliveries.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { addFeedEvents, startReceiver, waitFor, webhookTestConfig, type Receiver } from './webhooks.test-kit.js';
+import { quietFor } from '../../../../test/wait.js';
 
 let t: TestApp;
 const receivers: Receiver[] = [];
@@ -170,7 +171,7 @@ describe('delivering', () => {
 
     // Nothing else comes: not the lobbyLeft events, not the one before the endpoint existed.
     await t.app.get(WebhookDispatcher).dispatchAll();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await quietFor(500); // what the pass just made would be sent within it (the queue polls every 200 ms)
     expect(r.requests).toHaveLength(2);
     const log = await deliveries(me.token, endpoint.id);
     expect(log.map((d) => [d.type, d.status, d.attempts]).sort()).toEqual([
@@ -214,7 +215,7 @@ describe('delivering', () => {
     const dispatcher = t.app.get(WebhookDispatcher);
     await Promise.all([dispatcher.dispatchAll(), dispatcher.dispatchAll(), dispatcher.dispatchAll()]);
     await waitFor(() => r.requests.length >= 3, 10_000, 'three deliveries');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await quietFor(500); // a duplicate fan-out's delivery would be sent within it (the queue polls every 200 ms)
     expect(new Set(r.requests.map((q) => JSON.parse(q.body).data.eventId)).size).toBe(3);
     expect(r.requests).toHaveLength(3);
   });
@@ -316,7 +317,7 @@ describe('delivering', () => {
     await t.rest('PATCH', `/api/v1/me/webhooks/${endpoint.id}`, { enabled: false }, me.token);
     const [given] = await deliveries(me.token, endpoint.id);
     expect(given).toMatchObject({ status: 'failed', attempts: 1, nextAttemptAt: null });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await quietFor(1500); // past the retry that was due 1 s after the first attempt
     expect(r.requests).toHaveLength(1);
   });
 
@@ -401,7 +402,7 @@ describe('disabling', () => {
     const sent = r.requests.length;
     await addFeedEvents(d, me.id, ['lobbyJoined']);
     await d.app.get(WebhookDispatcher).dispatchAll();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await quietFor(1500); // a delivery made by the pass would be sent, and retried after 1 s, within it
     expect(r.requests).toHaveLength(sent);
     expect((await d.rest('GET', `/api/v1/me/webhooks/${id}/deliveries`, undefined, me.token)).body.deliveries).toHaveLength(1);
     const resend = await d.rest('POST', `/api/v1/me/webhooks/${id}/deliveries/${(await d.rest('GET', `/api/v1/me/webhooks/${id}/deliveries`, undefined, me.token)).body.deliveries[0].id}/resend`, undefined, me.token);
@@ -413,7 +414,7 @@ describe('disabling', () => {
     expect(enabled.body).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null, failingSince: null });
     await addFeedEvents(d, me.id, ['lobbyJoined']);
     await waitFor(() => r.requests.length === sent + 1, 10_000, 'a delivery after enabling');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await quietFor(300); // an event from while it was disabled, sent late, would follow within it
     expect(r.requests).toHaveLength(sent + 1);
   }, 30_000);
 });
