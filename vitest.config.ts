@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/slow-first-sequencer.js';
 
 const require = createRequire(import.meta.url);
 
@@ -23,5 +24,10 @@ export default defineConfig({
     // (a test waiting on a real clock says its own, longer time).
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // Two files at a time on the 2-core machine (Vitest's default is cores - 1): most files wait on
+    // PostgreSQL, sockets or real clocks, so a second one fills the waits. Each file has databases
+    // of its own; both stay well under PostgreSQL's 100 connections.
+    maxWorkers: 2,
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });

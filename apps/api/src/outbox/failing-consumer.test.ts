@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { waitFor } from '../../../../test/wait.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { pickServerBot } from '../bots/bot-players.js';
@@ -37,15 +38,6 @@ afterAll(async () => {
   addGames.mockRestore();
 });
 
-async function waitFor<T>(check: () => Promise<T | null | undefined | false>, what: string, ms = 20_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Failed outbox jobs, as the queue's public jobs view shows them. */
 function failedOutboxJobs(): Promise<{ last_error: string; attempts: number }[]> {
@@ -77,20 +69,18 @@ describe('a consumer that throws forever', () => {
     // The clock fires for the absent person, through the same entries the broken consumer fails on.
     const timeout = await waitFor(
       () => prisma.gameEvent.findFirst({ where: { gameId: timed, cause: 'timeout' }, orderBy: { seq: 'asc' }, select: { actor: true, seq: true } }),
-      'the time-out move',
-    );
+      'the time-out move', { timeout: 20_000 });
     expect(timeout).toMatchObject({ actor: 'system', seq: 2 });
     // A bot moves, set off by its turnBegan entry (nobody had a head start).
     const botMove = await waitFor(
       () => prisma.gameEvent.findFirst({ where: { gameId: botGame, actor: 'bot' }, orderBy: { seq: 'asc' }, select: { seq: true } }),
-      'a bot’s move',
-    );
+      'a bot’s move', { timeout: 20_000 });
     expect(botMove.seq).toBe(2);
 
     // The statistics failed on the game's end, and the queue tries them again (after its backoff);
     // the only outbox job that failed is theirs.
     const triesOf = () => addGames.mock.calls.filter(([ids]) => ids.includes(ended)).length;
-    await waitFor(async () => triesOf() >= 2, 'a retry of the statistics’ job', 30_000);
+    await waitFor(async () => triesOf() >= 2, 'a retry of the statistics’ job', { timeout: 30_000 });
     const failed = await failedOutboxJobs();
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.every((job) => job.last_error.includes('the statistics fail again'))).toBe(true);

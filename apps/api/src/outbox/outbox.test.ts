@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { waitFor } from '../../../../test/wait.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { pickServerBot } from '../bots/bot-players.js';
@@ -63,15 +64,6 @@ async function moveOnce(t: TestApp, gameId: string, seated: TestPlayer[], random
   return moved.data!.makeMove as { version: number; game: { toMove: number | null; phase: string } };
 }
 
-async function waitFor<T>(check: () => Promise<T | null | undefined | false>, what: string, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('outbox entries', () => {
   it('are written by the move statement itself: one job per write, with what followed from it', async () => {
@@ -223,8 +215,7 @@ describe('the outbox consumer', () => {
     try {
       await waitFor(
         async () => (await queued(gameId)).length === 0 && (await jobsFor(gameId)).length === 0,
-        'the outbox to be relayed and its jobs worked',
-      );
+        'the outbox to be relayed and its jobs worked', { timeout: 15_000 });
       // Working the jobs again (a redelivery to every consumer) changes nothing.
       const outbox = worker.app.get(Outbox);
       for (const consumer of outbox.consumerIds) await outbox.deliver(consumer, jobs);
@@ -252,7 +243,7 @@ describe('the outbox consumer', () => {
         a.app.get(Outbox).kick();
         b.app.get(Outbox).kick();
       }
-      await waitFor(async () => seen.size === waves * 5 && (await jobsFor(gameId)).length === 0, 'every row to be worked');
+      await waitFor(async () => seen.size === waves * 5 && (await jobsFor(gameId)).length === 0, 'every row to be worked', { timeout: 15_000 });
       expect([...seen.entries()].filter(([, by]) => by.length !== 1)).toEqual([]);
       expect(await queued(gameId)).toEqual([]);
     } finally {
@@ -278,10 +269,10 @@ describe('the outbox consumer', () => {
       // Every runner of the instance (the webhook sends run apart) says it is alive, or its long jobs would be taken from it.
       const ids = [...(worker.app.get(JobQueue) as unknown as { poolIds: Set<string> }).poolIds];
       expect(ids).toHaveLength(2);
-      await waitFor(async () => (await prisma.jobPool.count({ where: { poolId: { in: ids } } })) === 2, 'both pools to be seen');
-      await waitFor(async () => seen.includes(7), 'the orphaned job to be worked', 10_000);
+      await waitFor(async () => (await prisma.jobPool.count({ where: { poolId: { in: ids } } })) === 2, 'both pools to be seen', { timeout: 15_000 });
+      await waitFor(async () => seen.includes(7), 'the orphaned job to be worked', { timeout: 10_000 });
       // Done jobs are removed in batches, a moment after they ran.
-      await waitFor(async () => (await jobsFor(gameId)).length === 0, 'the job to be marked done');
+      await waitFor(async () => (await jobsFor(gameId)).length === 0, 'the job to be marked done', { timeout: 15_000 });
     } finally {
       await worker.close();
     }
@@ -304,7 +295,7 @@ describe('the outbox consumer', () => {
           (${gameId}::uuid, 1, '[{"type": "dealFinished", "deal": 0}]'::jsonb),
           (${gameId}::uuid, 2, '[{"type": "dealFinished", "deal": 1}, {"type": "gameFinished", "totals": [], "places": [], "winners": [], "end": null}]'::jsonb)`;
       outbox.kick();
-      await waitFor(async () => got.size === 3 && (await jobsFor(gameId)).length === 0, 'every consumer to have its entries');
+      await waitFor(async () => got.size === 3 && (await jobsFor(gameId)).length === 0, 'every consumer to have its entries', { timeout: 15_000 });
       const deals = [[{ seq: 1, type: 'dealFinished' }, { seq: 2, type: 'dealFinished' }]];
       expect(Object.fromEntries(got)).toEqual({ deals, deals2: deals, ends: [[{ seq: 2, type: 'gameFinished' }]] });
     } finally {
@@ -322,7 +313,7 @@ describe('the outbox consumer', () => {
     try {
       const batch: OutboxJob[] = [3, 4].map((seq) => ({ gameId, seq, entries: [{ type: 'dealFinished', deal: 0 }] }));
       await prisma.$executeRaw`SELECT graphile_worker.add_job(${OUTBOX_TASK}, ${JSON.stringify(batch)}::json)`;
-      await waitFor(async () => seen.length === 2 && (await jobsFor(gameId)).length === 0, 'the old batch to be worked');
+      await waitFor(async () => seen.length === 2 && (await jobsFor(gameId)).length === 0, 'the old batch to be worked', { timeout: 15_000 });
       expect(seen).toEqual([3, 4]);
     } finally {
       await worker.close();
@@ -340,17 +331,17 @@ describe('the outbox consumer', () => {
       const gameId = randomUUID();
       await insertRows(gameId, 1, 1);
       worker.app.get(Outbox).kick();
-      await waitFor(async () => attempts >= 1, 'the first attempt');
+      await waitFor(async () => attempts >= 1, 'the first attempt', { timeout: 15_000 });
       const [failed] = await waitFor(async () => {
         const jobs = await jobsFor(gameId);
         // attempts counts from when the job is taken; last_error is written once it has failed
         return jobs.length === 1 && jobs[0].last_error !== null && jobs;
-      }, 'the failure to be recorded');
+      }, 'the failure to be recorded', { timeout: 15_000 });
       expect(failed.attempts).toBe(1);
       expect(failed.last_error).toContain('the first delivery fails');
       // The queue backs off (exp(attempts) seconds); bring the retry forward instead of waiting.
       await prisma.$executeRaw`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE payload::text LIKE ${'%' + gameId + '%'}`;
-      await waitFor(async () => (await jobsFor(gameId)).length === 0, 'the retry to complete');
+      await waitFor(async () => (await jobsFor(gameId)).length === 0, 'the retry to complete', { timeout: 15_000 });
       expect(attempts).toBe(2);
     } finally {
       await worker.close();
