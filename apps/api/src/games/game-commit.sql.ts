@@ -3,6 +3,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { insertOutboxSql } from '../outbox/outbox-entries.js';
 import { insertFeedSql } from '../player-events/feed.sql.js';
 import type { GameProjection, GameRow, GameUpdate, RowSet } from './game-commit.js';
+import { toJsonColumn } from '../common/json-column.js';
 
 /**
  * The one writer of a game's rows: a projection (game-commit.ts) as one statement, a chain of
@@ -25,13 +26,13 @@ export function gameCommitSql(p: GameProjection): Prisma.Sql {
     ctes.push(Prisma.sql`s AS (
       INSERT INTO game_seats (game_id, seat, player_id, total, place, created_at)
       SELECT g.id, r.seat, r."playerId", r.total, r.place, r."createdAt"
-        FROM g, jsonb_to_recordset(${JSON.stringify(p.seats)}::jsonb)
+        FROM g, jsonb_to_recordset(${toJsonColumn(p.seats)}::jsonb)
              AS r(seat smallint, "playerId" uuid, total int, place smallint, "createdAt" timestamptz))`);
   }
   if (p.standings.length > 0) {
     ctes.push(Prisma.sql`st AS (
       UPDATE game_seats SET total = r.total, place = r.place
-        FROM g, jsonb_to_recordset(${JSON.stringify(p.standings)}::jsonb) AS r(seat smallint, total int, place smallint)
+        FROM g, jsonb_to_recordset(${toJsonColumn(p.standings)}::jsonb) AS r(seat smallint, total int, place smallint)
        WHERE game_seats.game_id = g.id AND game_seats.seat = r.seat)`);
   }
   if (hasRows(p.deals)) {
@@ -50,8 +51,8 @@ export function gameCommitSql(p: GameProjection): Prisma.Sql {
     if (c.declarer !== undefined) set.push(Prisma.sql`declarer = ${c.declarer}::smallint`);
     if (c.bid !== undefined) set.push(Prisma.sql`bid = ${c.bid}::varchar`);
     if (c.trump !== undefined) set.push(Prisma.sql`trump = ${c.trump}::varchar`);
-    if (c.tricks !== undefined) set.push(Prisma.sql`tricks = ${JSON.stringify(c.tricks)}::jsonb`);
-    if (c.scores !== undefined) set.push(Prisma.sql`scores = ${JSON.stringify(c.scores)}::jsonb`);
+    if (c.tricks !== undefined) set.push(Prisma.sql`tricks = ${toJsonColumn(c.tricks)}::jsonb`);
+    if (c.scores !== undefined) set.push(Prisma.sql`scores = ${toJsonColumn(c.scores)}::jsonb`);
     if (c.finished) set.push(Prisma.sql`finished_at = now()`);
     ctes.push(Prisma.sql`d AS (
       UPDATE deals SET ${Prisma.join(set, ', ')}
@@ -110,10 +111,10 @@ function insertGameSql(r: GameRow): Prisma.Sql {
   return Prisma.sql`INSERT INTO games (id, lobby_id, preset, options, players, first_dealer, status, version, phase, deal_index, to_move, state,
                        totals, winners, time_control, turn_deadline, turn_started_at, bank_ms, timeouts, end_seat, end_reason, rated, rated_at,
                        imported_by, seat_names, seat_bots, import_hash, created_at, updated_at, finished_at)
-    VALUES (${r.id}::uuid, ${r.lobbyId}::uuid, ${r.preset}::varchar, ${JSON.stringify(r.options)}::jsonb, ${r.players}::smallint,
+    VALUES (${r.id}::uuid, ${r.lobbyId}::uuid, ${r.preset}::varchar, ${toJsonColumn(r.options)}::jsonb, ${r.players}::smallint,
             ${r.firstDealer}::smallint, ${r.status}::"GameStatus", ${r.version}::int, ${r.phase}::varchar, ${r.dealIndex}::int,
             ${r.toMove}::smallint, ${r.state}::json, ${intArray(r.totals)}, ${intArray(r.winners)},
-            ${r.timeControl === null ? null : JSON.stringify(r.timeControl)}::jsonb, ${r.turnDeadline}::timestamptz,
+            ${r.timeControl === null ? null : toJsonColumn(r.timeControl)}::jsonb, ${r.turnDeadline}::timestamptz,
             ${r.turnStartedAt}::timestamptz, ${intArray(r.bankMs)}, ${intArray(r.timeouts)}, ${r.endSeat}::smallint,
             ${r.endReason}::varchar, ${r.rated}::boolean, ${r.ratedAt}::timestamptz, ${r.importedBy}::uuid,
             ${textArray(r.seatNames)}::varchar[], ${textArray(r.seatBots)}::varchar[], ${r.importHash}::char(64),
@@ -127,7 +128,7 @@ function hasRows<T>(rows: RowSet<T>): boolean {
 }
 
 function json<T>(rows: RowSet<T>): string {
-  return typeof rows === 'string' ? rows : JSON.stringify(rows);
+  return typeof rows === 'string' ? rows : toJsonColumn(rows);
 }
 
 function intArray(values: readonly number[]): Prisma.Sql {

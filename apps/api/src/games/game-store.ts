@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { decodeState, type GameEvent, type GameState } from '@mizerka/rules';
+import { fromJsonColumn } from '../common/json-column.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { isUniqueViolation } from '../prisma/errors.js';
 import { HotSql } from '../prisma/hot-sql.js';
@@ -85,12 +86,12 @@ export class GameStore {
     return {
       status: r.status,
       version: r.version,
-      state: decodeState(json(r.state)),
+      state: decodeState(fromJsonColumn(r.state)),
       seat: r.seat,
       seats: r.seats ?? [],
       serverBots: r.server_bots ?? [],
       clock: clockOf(r),
-      earlier: r.earlier_seq === null ? null : { seq: r.earlier_seq, requestHash: r.request_hash, response: json(r.response) },
+      earlier: r.earlier_seq === null ? null : { seq: r.earlier_seq, requestHash: r.request_hash, response: fromJsonColumn(r.response) },
     };
   }
 
@@ -112,7 +113,7 @@ export class GameStore {
     // On the hot path's pool: a bot reads this before each of its moves.
     const entries = await this.sql.rows<{ events: unknown }>(Prisma.sql`
       SELECT events FROM game_events WHERE game_id = ${gameId}::uuid AND deal_index = ${deal}::int AND seq <= ${upTo}::int ORDER BY seq`);
-    const events = entries.flatMap((e) => json(e.events) as GameEvent[]);
+    const events = entries.flatMap((e) => fromJsonColumn(e.events) as GameEvent[]);
     const dealt = events.findLastIndex((e) => e.type === 'dealt');
     return dealt < 0 ? [] : events.slice(dealt);
   }
@@ -142,7 +143,7 @@ function clockOf(r: {
   bank_ms: number[] | null;
   timeouts: number[] | null;
 }): GameClock | null {
-  const control = storedTimeControl(json(r.time_control));
+  const control = storedTimeControl(fromJsonColumn(r.time_control));
   if (!control) return null;
   return {
     control,
@@ -153,8 +154,4 @@ function clockOf(r: {
   };
 }
 
-/** jsonb as the driver gives it: parsed, or as text. */
-function json(value: unknown): unknown {
-  return typeof value === 'string' ? JSON.parse(value) : value;
-}
 

@@ -1,5 +1,6 @@
 import type { GameEnd } from '@mizerka/rules';
 import { Prisma } from '../generated/prisma/client.js';
+import { toJsonColumn } from '../common/json-column.js';
 
 /**
  * What must happen because of a move, written in the move's own statement (the transactional
@@ -42,5 +43,5 @@ export interface OutboxDelivery {
  */
 export function insertOutboxSql(job: OutboxJob, from: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`INSERT INTO outbox (game_id, seq, entries)
-    SELECT ${job.gameId}::uuid, ${job.seq}::int, ${JSON.stringify(job.entries)}::jsonb FROM ${from}`;
+    SELECT ${job.gameId}::uuid, ${job.seq}::int, ${toJsonColumn(job.entries)}::jsonb FROM ${from}`;
 }
