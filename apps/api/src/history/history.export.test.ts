@@ -16,9 +16,14 @@ const BIG_GAMES = 400;
 const RECORD_BYTES = 64 * 1024;
 const SMALL_GAMES = 25;
 
-/** An app on the shared database with export settings of its own. */
+/**
+ * An app on the shared database with export settings of its own. It works no jobs: an export needs
+ * none, and each app's two job runners would hold connections of their own while the file's apps
+ * stay open (they overran PostgreSQL's 100 beside another file's servers).
+ */
 async function appWith(exports: Record<string, string>): Promise<TestApp> {
-  const app = await startTestApp({ exports: loadConfig({ NODE_ENV: 'test', ...exports }).exports }, url);
+  const config = loadConfig({ NODE_ENV: 'test', ...exports });
+  const app = await startTestApp({ exports: config.exports, jobs: { ...config.jobs, worker: false } }, url);
   apps.push(app);
   return app;
 }
