@@ -270,6 +270,11 @@ export function projectCommit(commit: GameCommit): GameProjection {
   }
 }
 
+
+/** What a new game's row takes from its commit as it is, whether started here or archived. */
+function gameIdentity(c: GameStartCommit | GameArchiveCommit) {
+  return { id: c.gameId, lobbyId: c.lobbyId, preset: c.preset, options: c.options, players: c.seats.length, firstDealer: c.firstDealer };
+}
 function projectStart(c: GameStartCommit): GameProjection {
   const state = c.first.state;
   const n = c.seats.length;
@@ -282,12 +287,7 @@ function projectStart(c: GameStartCommit): GameProjection {
   return {
     gameId: c.gameId,
     gameInsert: {
-      id: c.gameId,
-      lobbyId: c.lobbyId,
-      preset: c.preset,
-      options: c.options,
-      players: n,
-      firstDealer: c.firstDealer,
+      ...gameIdentity(c),
       status: 'active',
       version: 1,
       phase: phase(state),
@@ -414,12 +414,7 @@ function projectArchive(c: GameArchiveCommit): GameProjection {
   return {
     gameId: c.gameId,
     gameInsert: {
-      id: c.gameId,
-      lobbyId: c.lobbyId,
-      preset: c.preset,
-      options: c.options,
-      players: c.seats.length,
-      firstDealer: c.firstDealer,
+      ...gameIdentity(c),
       status: 'finished',
       version,
       phase: phase(c.state),
