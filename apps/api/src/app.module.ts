@@ -42,11 +42,13 @@ import { RatingsModule } from './ratings/ratings.module.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { rateLimitPlugin } from './rate-limit/rate-limit.plugin.js';
 import { ScoringModule } from './scoring/scoring.module.js';
+import { SessionsModule } from './sessions/sessions.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 /** The feature modules; main.ts and the tests build the same application from here. */
 export const FEATURE_MODULES = [
   PlayersModule,
+  SessionsModule,
   HealthModule,
   LobbiesModule,
   GamesModule,

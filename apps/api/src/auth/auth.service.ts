@@ -87,6 +87,7 @@ export class AuthService {
       id: found.player_id,
       name: found.name,
       tokenId: found.token_id,
+      sessionId: found.session_id,
       scopes: found.scopes,
       expiresAt,
     };

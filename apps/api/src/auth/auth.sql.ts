@@ -12,11 +12,12 @@ export function tokenByHashSql(hash: string) {
       expires_at: z.date().nullable(),
       last_used_at: z.date().nullable(),
       scopes: z.array(z.enum(TOKEN_SCOPES)),
+      session_id: z.string().nullable(),
       player_id: z.string(),
       name: z.string(),
     }),
     Prisma.sql`
-      SELECT t.id AS token_id, t.revoked_at, t.expires_at, t.last_used_at, t.scopes::text[] AS scopes,
+      SELECT t.id AS token_id, t.revoked_at, t.expires_at, t.last_used_at, t.scopes::text[] AS scopes, t.session_id::text AS session_id,
              p.id AS player_id, p.name
         FROM api_tokens t JOIN players p ON p.id = t.player_id
        WHERE t.token_hash = ${hash}::char(64)`,

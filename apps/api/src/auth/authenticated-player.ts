@@ -7,6 +7,8 @@ export interface AuthenticatedPlayer {
   tokenId: string;
   /** What the token may do (see scopes.ts). */
   scopes: readonly TokenScope[];
+  /** The session the token belongs to (sessions/); null: a personal token. */
+  sessionId: string | null;
   /** When the token stops working; null: never. */
   expiresAt: Date | null;
 }

@@ -25,6 +25,7 @@ export const SECTIONS = {
   operator: 'Operator settings',
   server: 'Server',
   limits: 'Limits per player and per address',
+  accounts: 'Accounts and sign-in',
   live: 'Live connections (graphql-ws and server-sent events)',
   graphql: 'GraphQL requests',
   jobs: 'Jobs, clocks and bots',
@@ -155,6 +156,21 @@ export const settingsSchema = z.object({
     section: 'server',
     description:
       'how long an instance trusts a token it has checked; a revoke acts at once on every instance through Redis, and should that notice be lost, within this time. `0` checks every request',
+  }),
+  accessTokenSeconds: setting(seconds(60, 86_400), '900', {
+    variable: 'ACCESS_TOKEN_SECONDS',
+    section: 'accounts',
+    description: "how long a session's access token works; the client then trades its refresh token for a new pair",
+  }),
+  sessionIdleSeconds: setting(seconds(3600, 31_536_000), '2592000', {
+    variable: 'SESSION_IDLE_SECONDS',
+    section: 'accounts',
+    description: "a signed-in session (or an app's grant) not refreshed for this long ends (default 30 days)",
+  }),
+  sessionsPerPlayer: setting(whole(1, 1000), '50', {
+    variable: 'MAX_SESSIONS_PER_PLAYER',
+    section: 'accounts',
+    description: "signed-in sessions a player may hold at once; signing in once more ends the least recently used",
   }),
   gameCache: setting(flag(), 'true', {
     variable: 'GAME_CACHE',

@@ -84,7 +84,7 @@ export class PlayersService {
     const apiToken = await this.prisma.$transaction(async (tx) => {
       await queryRows(tx, lockPlayerSql(playerId));
       const usable = await tx.apiToken.count({
-        where: { playerId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+        where: { playerId, sessionId: null, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
       });
       if (usable >= this.maxTokens) {
         throw conflict(
@@ -106,6 +106,7 @@ export class PlayersService {
     const rows = await this.prisma.apiToken.findMany({
       where: {
         playerId,
+        sessionId: null,
         ...(cursor ? { OR: [{ createdAt: { gt: cursor.at } }, { createdAt: cursor.at, id: { gt: cursor.id } }] } : {}),
       },
       select: TOKEN,

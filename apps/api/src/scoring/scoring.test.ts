@@ -23,7 +23,7 @@ const SHEET = `query($id: ID!) { scoreSheet(gameId: $id) {
 async function play(seated: TestPlayer[], gameId: string, seed: number, moves = Infinity): Promise<string[]> {
   const games = t.app.get(GamesService);
   const movesService = t.app.get(MovesService);
-  const who = (p: TestPlayer): AuthenticatedPlayer => ({ id: p.id, name: p.name, tokenId: 'test', scopes: ['admin'], expiresAt: null });
+  const who = (p: TestPlayer): AuthenticatedPlayer => ({ id: p.id, name: p.name, tokenId: 'test', sessionId: null, scopes: ['admin'], expiresAt: null });
   const random = rng(seed);
   const cardsPlayed: string[] = [];
   for (let i = 0; i < moves; i++) {
