@@ -70,6 +70,7 @@ export class IdentityIssuers implements OnModuleInit {
         } catch (error) {
           throw new Error(
             `IDENTITY_ISSUERS: [${index}].publicKey (${config.issuer}) is not a ${alg} public key: ${error instanceof Error ? error.message : String(error)}`,
+            { cause: error },
           );
         }
       }

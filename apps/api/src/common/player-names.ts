@@ -8,6 +8,9 @@ export const NAME_LENGTH = { min: 3, max: 32 } as const;
 /** The names of the server's own bots (bot-strong, bot-strong-2, …): nobody may register one. */
 export const SERVER_BOT_NAME = /^bot-(random|basic|strong)(-\d+)?$/i;
 
+/** Letters that no decomposition turns into a plain one. */
+const PLAIN: Record<string, string> = { ł: 'l', Ł: 'L', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D', ß: 'ss', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE' };
+
 /**
  * A display name made into a player's name: accents dropped, anything else outside the rules
  * becomes "-", cut to leave room for a "-2" suffix; null when too little of it is left or it is
@@ -17,6 +20,7 @@ export function playerNameFrom(display: string): string | null {
   const name = display
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
+    .replace(/[łŁøØđĐßæÆœŒ]/g, (letter) => PLAIN[letter])
     .replace(/[^A-Za-z0-9_-]+/g, '-')
     .replace(/^[^A-Za-z0-9]+/, '')
     .slice(0, NAME_LENGTH.max - 4)

@@ -51,7 +51,7 @@ const issuerSchema = z
     /** How long fetched keys are used before they are fetched again. */
     jwksCacheSeconds: z.number().int().min(1).max(86_400).default(600),
     /** After a fetch, a token with an unknown key id does not fetch again for this long. */
-    jwksCooldownSeconds: z.number().int().min(0).max(3600).default(30),
+    jwksCooldownSeconds: z.number().int().min(1).max(3600).default(30),
     jwksTimeoutSeconds: z.number().int().min(1).max(60).default(5),
   })
   .refine((i) => (i.jwksUrl === undefined) !== (i.publicKey === undefined), {
