@@ -111,7 +111,8 @@ beforeAll(async () => {
     { issuer: S, audience: 'mizerka-s', publicKey: staticKey.pem, algorithms: ['EdDSA'], subjectClaim: 'uid', nameClaim: 'preferred_username', scopes: ['read'] },
   ];
   const { identityIssuers } = loadConfig({ IDENTITY_ISSUERS: JSON.stringify(issuers) });
-  t = await startTestApp({ identityIssuers });
+  // AUTH_CACHE_SECONDS 5: live tokens are re-checked every 5 s (the least).
+  t = await startTestApp({ identityIssuers, authCacheSeconds: 5 });
 });
 
 afterAll(async () => {
@@ -319,4 +320,22 @@ describe('live connections of a JWT', () => {
     // The subscription ran until then, without errors (GraphQL's; the close ends it).
     expect(events).toEqual([]);
   });
+
+  it('leave the re-check of live API tokens working: a token revoked in the database (elsewhere) still closes its socket', async () => {
+    const jwtSocket = wsClient(t.baseUrl, await tokenA('auth0|rechecked', { name: 'Rechecked' }));
+    jwtSocket.subscribe({ query: 'subscription { myEvents { type } }' }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+    const [p] = await players(t, 1, 'jwtr');
+    const apiSocket = wsClient(t.baseUrl, p.token);
+    apiSocket.subscribe({ query: 'subscription { myEvents { type } }' }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+    const live = t.app.get(LiveConnections);
+    await waitFor(() => live.socketsOf(p.id) === 1, 'the API token socket to open');
+    const jwtPlayer = (await me(await tokenA('auth0|rechecked'))).data!.me.id;
+    await waitFor(() => live.socketsOf(jwtPlayer) === 1, 'the JWT socket to open');
+    // As another instance's revoke whose notice was lost: only the periodic re-check can find it.
+    await t.app.get(PrismaService).apiToken.updateMany({ where: { playerId: p.id }, data: { revokedAt: new Date() } });
+    await waitFor(() => apiSocket.closes.length > 0, 'the re-check to close the revoked token’s socket', { timeout: 12_000 });
+    expect(apiSocket.closes[0]).toMatchObject({ code: 4401, reason: expect.stringMatching(/revoked/) });
+    expect(jwtSocket.closes).toEqual([]);
+    expect(live.socketsOf(jwtPlayer)).toBe(1);
+  }, 20_000);
 });
