@@ -22,6 +22,7 @@ const A = 'https://a.example/';
 const B = 'https://b.example/';
 const R = 'https://rotating.example/';
 const S = 'https://static.example/';
+const DOWN = 'https://down.example/';
 
 interface Key {
   kid: string;
@@ -108,6 +109,7 @@ beforeAll(async () => {
     { issuer: A, audience: 'mizerka-a', jwksUrl: `${jwksBase}/a/jwks.json`, algorithms: ['RS256', 'ES256'], nameClaim: 'name', jwksCooldownSeconds: 1 },
     { issuer: B, audience: ['mizerka-b'], jwksUrl: `${jwksBase}/b/jwks.json` },
     { issuer: R, audience: 'mizerka-r', jwksUrl: `${jwksBase}/r/jwks.json`, algorithms: ['ES256'], jwksCacheSeconds: 1, jwksCooldownSeconds: 1 },
+    { issuer: DOWN, audience: 'mizerka-d', jwksUrl: `${jwksBase}/down/jwks.json` },
     { issuer: S, audience: 'mizerka-s', publicKey: staticKey.pem, algorithms: ['EdDSA'], subjectClaim: 'uid', nameClaim: 'preferred_username', scopes: ['read'] },
   ];
   const { identityIssuers } = loadConfig({ IDENTITY_ISSUERS: JSON.stringify(issuers) });
@@ -274,6 +276,11 @@ describe('refused with UNAUTHENTICATED', () => {
     await refused(await sign(other, { iss: S, aud: 'mizerka-s', uid: 'u-42' }), /signature is not valid/);
     // No subject claim (uid): refused.
     await refused(await sign(staticKey, { iss: S, aud: 'mizerka-s', sub: 'u-42' }), /"uid" claim/);
+  });
+
+  it('when the issuer’s keys cannot be fetched', async () => {
+    await refused(await sign(keyA, { iss: DOWN, aud: 'mizerka-d', sub: 'auth0|ala' }), /signing keys could not be fetched/);
+    expect(fetches.get('/down/jwks.json')).toBeGreaterThanOrEqual(1);
   });
 
   it('malformed tokens, as unknown ones', async () => {
