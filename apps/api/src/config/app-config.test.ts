@@ -158,6 +158,8 @@ describe('loadConfig', () => {
     expect(problem([{ ...good, publicKey: { kty: 'oct', k: 'c2VjcmV0' }, jwksUrl: undefined }])).toMatch(/\[0\]\.publicKey/);
     expect(problem([{ ...good, audiences: 'typo' }])).toMatch(/\[0\]: Unrecognized key: "audiences"/);
     expect(problem([good, good])).toMatch(/the list: expected each issuer once/);
+    expect(problem([{ ...good, jwksUrl: 'http://id.example/jwks.json' }])).toMatch(/\[0\]\.jwksUrl: expected an https URL \(http only to a loopback address\)/);
+    expect(loadConfig({ IDENTITY_ISSUERS: JSON.stringify([{ ...good, jwksUrl: 'http://127.0.0.1:8080/jwks.json' }]) }).identityIssuers).toHaveLength(1);
   });
 
   it('caps tokens, lobbies and live subscriptions by default', () => {

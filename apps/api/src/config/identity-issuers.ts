@@ -17,13 +17,17 @@ export const ISSUER_SCOPES = ['read', 'play'] as const;
 
 const CLAIM = z.string().regex(/^[A-Za-z_][\w:.\-/]{0,63}$/, 'expected a claim name (letters, digits, _ : . - /, at most 64)');
 
-const httpUrl = z.string().refine((raw) => {
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/** Keys fetched over plain http could be swapped on the way: https, or http to this machine only (tests, a sidecar). */
+const keysUrl = z.string().refine((raw) => {
   try {
-    return ['https:', 'http:'].includes(new URL(raw).protocol);
+    const url = new URL(raw);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname));
   } catch {
     return false;
   }
-}, 'expected an http(s) URL');
+}, 'expected an https URL (http only to a loopback address)');
 
 /** A public JWK: no private part, no shared secret. */
 const publicJwk = z
@@ -38,7 +42,7 @@ const issuerSchema = z
     /** The `aud` its tokens must carry (one of them, when a list). */
     audience: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
     /** Where its signing keys are published (JWKS); fetched when needed and cached. */
-    jwksUrl: httpUrl.optional(),
+    jwksUrl: keysUrl.optional(),
     /** Or its one signing key: a PEM public key (SPKI) or a public JWK. */
     publicKey: z.union([z.string().includes('-----BEGIN PUBLIC KEY-----', { message: 'expected a PEM public key (-----BEGIN PUBLIC KEY-----)' }), publicJwk]).optional(),
     algorithms: z.array(z.enum(ISSUER_ALGORITHMS, { error: `expected one of ${ISSUER_ALGORITHMS.join(', ')} (never none or HMAC)` })).min(1).default(['RS256']),
