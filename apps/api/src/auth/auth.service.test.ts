@@ -5,6 +5,7 @@ import type { HotSql } from '../prisma/hot-sql.js';
 import type { PrismaService } from '../prisma/prisma.service.js';
 import { AuthService } from './auth.service.js';
 import { InstanceBus } from '../instance-bus/instance-bus.js';
+import type { IdentityIssuers } from './identity-issuers.js';
 import { RevocationBus } from './revocation-bus.js';
 import { hashToken } from './tokens.js';
 
@@ -24,7 +25,7 @@ function fakeDatabase() {
       const snapshot = { revoked_at: revokedAt, expires_at: expiresAt };
       if (gate) await gate;
       if (values[0] !== hashToken(TOKEN)) return [];
-      return [{ token_id: TOKEN_ID, last_used_at: new Date(), scopes: ['read', 'play'], player_id: 'p1', name: 'ala', ...snapshot }];
+      return [{ token_id: TOKEN_ID, last_used_at: new Date(), scopes: ['read', 'play'], session_id: null, player_id: 'p1', name: 'ala', ...snapshot }];
     },
   };
   const prisma = { apiToken: { update: async () => ({}) } };
@@ -47,6 +48,14 @@ function fakeDatabase() {
 
 const config = (authCacheSeconds: number) => ({ get: () => authCacheSeconds }) as unknown as ConfigService<AppConfig, true>;
 
+/** IDENTITY_ISSUERS unset: asked to verify anything, it fails the test. */
+const noIssuers = {
+  any: false,
+  authenticate: () => {
+    throw new Error('no issuer is trusted: nothing should be verified');
+  },
+} as unknown as IdentityIssuers;
+
 // One instance: no REDIS_URL, so the bus carries nothing between instances.
 const singleInstance = new InstanceBus({ get: () => null } as unknown as ConfigService<AppConfig, true>);
 
@@ -54,7 +63,7 @@ describe('AuthService', () => {
   it('caches a token for AUTH_CACHE_SECONDS and drops it at once when revoked here', async () => {
     const db = fakeDatabase();
     const bus = new RevocationBus(singleInstance);
-    const auth = new AuthService(db.prisma, db.hot, bus, config(60));
+    const auth = new AuthService(db.prisma, db.hot, bus, config(60), noIssuers);
     expect((await auth.authenticate(`Bearer ${TOKEN}`)).scopes).toEqual(['read', 'play']);
     await auth.authenticate(`Bearer ${TOKEN}`);
     expect(db.reads()).toBe(1);
@@ -66,7 +75,7 @@ describe('AuthService', () => {
   it('does not re-cache a token whose read raced its revoke', async () => {
     const db = fakeDatabase();
     const bus = new RevocationBus(singleInstance);
-    const auth = new AuthService(db.prisma, db.hot, bus, config(60));
+    const auth = new AuthService(db.prisma, db.hot, bus, config(60), noIssuers);
     // The read starts and sees the token unrevoked; the revoke commits and is announced before
     // the read's answer comes back.
     const open = db.hold();
@@ -84,7 +93,7 @@ describe('AuthService', () => {
   it('answers, but does not cache, a read that raced the revoke of another token', async () => {
     const db = fakeDatabase();
     const bus = new RevocationBus(singleInstance);
-    const auth = new AuthService(db.prisma, db.hot, bus, config(60));
+    const auth = new AuthService(db.prisma, db.hot, bus, config(60), noIssuers);
     const open = db.hold();
     const racing = auth.authenticate(`Bearer ${TOKEN}`);
     await new Promise((r) => setImmediate(r));
@@ -97,13 +106,13 @@ describe('AuthService', () => {
 
   it('refuses an expired token, and caches none past its expiry', async () => {
     const db = fakeDatabase();
-    const auth = new AuthService(db.prisma, db.hot, new RevocationBus(singleInstance), config(60));
+    const auth = new AuthService(db.prisma, db.hot, new RevocationBus(singleInstance), config(60), noIssuers);
     db.expire(new Date(Date.now() - 1000));
     await expect(auth.authenticate(`Bearer ${TOKEN}`)).rejects.toThrow(/expired/);
     await expect(auth.authenticate(`Bearer ${TOKEN}`)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
 
     const soon = fakeDatabase();
-    const auth2 = new AuthService(soon.prisma, soon.hot, new RevocationBus(singleInstance), config(60));
+    const auth2 = new AuthService(soon.prisma, soon.hot, new RevocationBus(singleInstance), config(60), noIssuers);
     soon.expire(new Date(Date.now() + 30));
     await auth2.authenticate(`Bearer ${TOKEN}`);
     const deadline = Date.now() + 2000;
@@ -122,7 +131,7 @@ describe('AuthService', () => {
   it('authenticates a request once for the rate limit and the guard, and again when its header changes', async () => {
     const db = fakeDatabase();
     // No cache between requests: every authentication that is not shared reads the token.
-    const auth = new AuthService(db.prisma, db.hot, new RevocationBus(singleInstance), config(0));
+    const auth = new AuthService(db.prisma, db.hot, new RevocationBus(singleInstance), config(0), noIssuers);
     const request = { headers: { authorization: `Bearer ${TOKEN}` } as Record<string, string | undefined> };
     const [first, second] = [await auth.authenticateRequest(request), await auth.authenticateRequest(request)];
     expect(second).toBe(first);
@@ -134,5 +143,13 @@ describe('AuthService', () => {
     await expect(auth.authenticateRequest(request)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     await expect(auth.authenticateRequest(request)).rejects.toMatchObject({ code: 'UNAUTHENTICATED', message: 'Unknown API token' });
     expect(db.reads()).toBe(3);
+  });
+
+  it('refuses a JWT as an unknown token when no issuer is trusted, reading nothing', async () => {
+    const db = fakeDatabase();
+    const auth = new AuthService(db.prisma, db.hot, new RevocationBus(singleInstance), config(60), noIssuers);
+    const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGEifQ.c2ln';
+    await expect(auth.authenticate(`Bearer ${jwt}`)).rejects.toMatchObject({ code: 'UNAUTHENTICATED', message: 'Unknown API token' });
+    expect(db.reads()).toBe(0);
   });
 });

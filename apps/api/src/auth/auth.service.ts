@@ -7,6 +7,7 @@ import { HotSql } from '../prisma/hot-sql.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { tokenByHashSql } from './auth.sql.js';
 import type { AuthenticatedPlayer } from './authenticated-player.js';
+import { IdentityIssuers, isJwt } from './identity-issuers.js';
 import { RevocationBus } from './revocation-bus.js';
 import { bearerToken, hashToken } from './tokens.js';
 
@@ -38,6 +39,7 @@ export class AuthService {
     private readonly sql: HotSql,
     revocations: RevocationBus,
     config: ConfigService<AppConfig, true>,
+    private readonly identities: IdentityIssuers,
   ) {
     this.ttlMs = config.get('authCacheSeconds', { infer: true }) * 1000;
     revocations.listen((tokenId) => this.forget(tokenId));
@@ -56,7 +58,10 @@ export class AuthService {
     return player;
   }
 
-  /** The player of an Authorization header; throws UNAUTHENTICATED for a missing, unknown, revoked or expired token. */
+  /**
+   * The player of an Authorization header: an API token (`mzk_…`) or a trusted issuer's JWT
+   * (IdentityIssuers). Throws UNAUTHENTICATED for a missing, unknown, revoked or expired token.
+   */
   async authenticate(authorization: unknown): Promise<AuthenticatedPlayer> {
     const token = bearerToken(authorization);
     if (token === null) {
@@ -72,6 +77,13 @@ export class AuthService {
     if (cached && cached.until > now) return cached.player;
 
     const epoch = this.epoch;
+    if (isJwt(token)) {
+      // With no issuer trusted, a JWT is a token like any other this server never made.
+      if (!this.identities.any) throw unauthenticated('Unknown API token');
+      const player = await this.identities.authenticate(token);
+      this.remember(hash, player, now, epoch);
+      return player;
+    }
     // On the hot path's pool: in correspondence play nearly every move comes after its cache entry expired.
     const query = tokenByHashSql(hash);
     const rows = parseRows(query, await this.sql.rows(query));
@@ -91,12 +103,17 @@ export class AuthService {
       scopes: found.scopes,
       expiresAt,
     };
+    this.remember(hash, player, now, epoch);
+    return player;
+  }
+
+  /** Caches a token's player for AUTH_CACHE_SECONDS, never past its expiry. */
+  private remember(hash: string, player: AuthenticatedPlayer, now: number, epoch: number): void {
     // A revoke while this read ran (of this token or another): answer, but do not cache.
     if (this.ttlMs > 0 && this.epoch === epoch) {
       if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(hash, { player, until: Math.min(now + this.ttlMs, expiresAt?.getTime() ?? Infinity) });
+      this.cache.set(hash, { player, until: Math.min(now + this.ttlMs, player.expiresAt?.getTime() ?? Infinity) });
     }
-    return player;
   }
 
   /** Whether this instance has seen the token revoked (its own revokes and, later, the bus's). */

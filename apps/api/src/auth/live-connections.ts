@@ -219,9 +219,12 @@ export class LiveConnections implements OnModuleDestroy {
     connection.idleTimer = setTimeout(check, idleMs).unref();
   }
 
-  /** Tokens revoked or expired elsewhere (another instance) close their sockets here too. */
+  /**
+   * Tokens revoked or expired elsewhere (another instance) close their sockets here too. A trusted
+   * issuer's JWT has no row to re-check: its sockets close when it expires (the timer of `open`).
+   */
   private async recheckTokens(): Promise<void> {
-    const ids = [...this.byToken.keys()];
+    const ids = [...this.byToken].filter(([, held]) => !first(held).player.issuer).map(([id]) => id);
     if (ids.length === 0) return;
     try {
       const gone = await queryRows(this.prisma, goneTokensSql(ids));
@@ -236,6 +239,11 @@ export class LiveConnections implements OnModuleDestroy {
       this.logger.warn(`re-checking live tokens failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+}
+
+/** Any one of a set that is never empty (the maps drop empty sets). */
+function first<V>(set: Set<V>): V {
+  return set.values().next().value!;
 }
 
 function add<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {

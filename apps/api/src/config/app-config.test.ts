@@ -79,6 +79,7 @@ describe('loadConfig', () => {
       MAX_SESSIONS_PER_PLAYER: '7',
       GAME_CACHE: 'false',
       INTROSPECTION: 'false',
+      IDENTITY_ISSUERS: '[{"issuer": "https://id.example/", "audience": "mizerka", "jwksUrl": "https://id.example/.well-known/jwks.json"}]',
     };
     expect(SETTINGS.map((s) => s.meta.variable).filter((v) => !(v in env)), 'a setting this test does not set').toEqual([]);
     const { config, warnings } = readConfig(env);
@@ -107,6 +108,20 @@ describe('loadConfig', () => {
       gameCache: false,
       botThreads: 3,
       metricsToken: 'scrape-me-please-1234',
+      identityIssuers: [
+        {
+          issuer: 'https://id.example/',
+          audience: 'mizerka',
+          jwksUrl: 'https://id.example/.well-known/jwks.json',
+          algorithms: ['RS256'],
+          subjectClaim: 'sub',
+          scopes: ['read', 'play'],
+          clockToleranceSeconds: 30,
+          jwksCacheSeconds: 600,
+          jwksCooldownSeconds: 30,
+          jwksTimeoutSeconds: 5,
+        },
+      ],
       quotas: { tokensPerPlayer: 3, openLobbiesPerPlayer: 2, activeBotGamesPerPlayer: 4 },
       imports: { perPlayerPerHour: 7, maxDeals: 50, threads: 2 },
       live: { socketsPerPlayer: 4, subscriptionsPerSocket: 6, subscriptionsPerPlayer: 7, maxMessageBytes: 2048, idleSeconds: 0 },
@@ -125,6 +140,32 @@ describe('loadConfig', () => {
         allowHttpLoopback: true,
       },
     });
+  });
+
+  it('trusts no identity issuer by default, and names the field at fault of a bad one', () => {
+    expect(loadConfig({}).identityIssuers).toEqual([]);
+    const problem = (issuers: unknown) => {
+      try {
+        loadConfig({ IDENTITY_ISSUERS: typeof issuers === 'string' ? issuers : JSON.stringify(issuers) });
+      } catch (error) {
+        return (error as ConfigError).problems.join('\n');
+      }
+      throw new Error('accepted');
+    };
+    const good = { issuer: 'https://id.example/', audience: 'mizerka', jwksUrl: 'https://id.example/jwks.json' };
+    expect(problem('{oops')).toMatch(/^IDENTITY_ISSUERS: expected JSON: a list of issuers/);
+    expect(problem([{ ...good, audience: undefined }])).toMatch(/^IDENTITY_ISSUERS: \[0\]\.audience: /);
+    expect(problem([good, { ...good, issuer: 'https://other.example/', algorithms: ['HS256'] }])).toMatch(
+      /IDENTITY_ISSUERS: \[1\]\.algorithms\[0\]: expected one of RS256, PS256, ES256, EdDSA \(never none or HMAC\)/,
+    );
+    expect(problem([{ ...good, algorithms: ['none'] }])).toMatch(/\[0\]\.algorithms\[0\]: expected one of RS256/);
+    expect(problem([{ ...good, scopes: ['read', 'admin'] }])).toMatch(/\[0\]\.scopes\[1\]: expected read or play/);
+    expect(problem([{ ...good, jwksUrl: undefined }])).toMatch(/\[0\]\.jwksUrl: expected exactly one of jwksUrl and publicKey/);
+    expect(problem([{ ...good, publicKey: { kty: 'oct', k: 'c2VjcmV0' }, jwksUrl: undefined }])).toMatch(/\[0\]\.publicKey/);
+    expect(problem([{ ...good, audiences: 'typo' }])).toMatch(/\[0\]: Unrecognized key: "audiences"/);
+    expect(problem([good, good])).toMatch(/the list: expected each issuer once/);
+    expect(problem([{ ...good, jwksUrl: 'http://id.example/jwks.json' }])).toMatch(/\[0\]\.jwksUrl: expected an https URL \(http only to a loopback address\)/);
+    expect(loadConfig({ IDENTITY_ISSUERS: JSON.stringify([{ ...good, jwksUrl: 'http://127.0.0.1:8080/jwks.json' }]) }).identityIssuers).toHaveLength(1);
   });
 
   it('caps tokens, lobbies and live subscriptions by default', () => {

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { readIdentityIssuers, type IdentityIssuer } from './identity-issuers.js';
 
 // The kinds of value a setting takes, each a zod schema from the variable's text to its value.
 // A refusal says what was expected; the loader puts the variable's name before it and the text
@@ -137,4 +138,15 @@ export function trustProxy(): SettingKind<false | number | string[]> {
     },
     '`off`, hops (`1` to `10`), or addresses and subnets, comma-separated (`10.0.0.0/8,loopback`)',
   );
+}
+
+/** A JSON list of trusted identity providers (identity-issuers.ts); a refusal names the field at fault. */
+export function identityIssuers(): SettingKind<IdentityIssuer[]> {
+  const schema = z.string().transform((raw, ctx) => {
+    const read = readIdentityIssuers(raw);
+    if ('issuers' in read) return read.issuers;
+    ctx.issues.push({ code: 'custom', message: read.problems, input: raw });
+    return z.NEVER;
+  });
+  return { schema, values: 'JSON: a list of issuers (docs/api.md, "Signing in with your own identity provider"), `[]` for none' };
 }

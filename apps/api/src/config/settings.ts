@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import {
   flag,
+  identityIssuers,
   oneOf,
   origins,
   pattern,
@@ -145,6 +146,12 @@ export const settingsSchema = z.object({
     section: 'operator',
     defaultText: 'unset: no `/metrics`',
     description: '`/metrics` answers Prometheus with this secret as a bearer token (16 or more printable characters)',
+  }),
+  identityIssuers: setting(identityIssuers(), '[]', {
+    variable: 'IDENTITY_ISSUERS',
+    section: 'operator',
+    description:
+      "identity providers (Auth0, Keycloak, Supabase, Firebase, your own OpenID provider) whose JWTs are accepted as bearer tokens: each `{issuer, audience, jwksUrl or publicKey, algorithms, subjectClaim, nameClaim, scopes}`; a new user becomes a player on first use. `[]`: none, and a JWT is an unknown token",
   }),
   redisPrefix: setting(pattern(/^[\w:.-]{1,64}$/, '1 to 64 letters, digits, or _ : . -'), 'mizerka:', {
     variable: 'REDIS_PREFIX',

@@ -4,6 +4,7 @@ import { RevocationBus } from '../auth/revocation-bus.js';
 import { TOKEN_SCOPES, type TokenScope } from '../auth/scopes.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { badInput, conflict, notFound } from '../common/errors.js';
+import { SERVER_BOT_NAME } from '../common/player-names.js';
 import type { AppConfig } from '../config/app-config.js';
 import { decodeCursor, pageOf } from '../common/paging.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -14,8 +15,7 @@ import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { ApiToken, ApiTokenPage, CreateApiTokenPayload, Player, RegisterPayload } from './models/player.model.js';
 
 const PLAYER = { id: true, name: true, kind: true, botLevel: true, createdAt: true } as const;
-/** The names of the server's own bots (bot-strong, bot-strong-2, …): nobody may register one. */
-export const SERVER_BOT_NAME = /^bot-(random|basic|strong)(-\d+)?$/i;
+export { SERVER_BOT_NAME };
 const TOKEN = { id: true, name: true, scopes: true, expiresAt: true, createdAt: true, lastUsedAt: true, revokedAt: true } as const;
 /** What a new token may do when the caller does not say: play, not manage tokens. */
 const DEFAULT_SCOPES: TokenScope[] = ['read', 'play'];

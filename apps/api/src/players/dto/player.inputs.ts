@@ -1,10 +1,11 @@
 import { InputType, Int } from '@nestjs/graphql';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import type { TokenScope } from '../../auth/scopes.js';
+import { PLAYER_NAME } from '../../common/player-names.js';
 import { Prop } from '../../common/model-field.js';
 import { TokenScopeEnum } from '../models/token-scope.enum.js';
 
-export const PLAYER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+export { PLAYER_NAME };
 
 @InputType()
 export class RegisterInput {
