@@ -2,6 +2,7 @@
 // that ended before records were stored at a game's end), in batches; safe to stop and run again.
 import { parseArgs } from 'node:util';
 import { backfillRecords } from './records/backfill.js';
+import { serverSettings } from './server-settings.js';
 
 const USAGE = `npm run db:backfill-records -- [--batch N] [--players NAME,NAME]
 
@@ -16,10 +17,16 @@ try {
   const { values } = parseArgs({
     options: { batch: { type: 'string' }, players: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
   });
-  const url = process.env.DATABASE_URL;
-  if (values.help || !url) {
+  if (values.help) {
     process.stdout.write(USAGE);
-    process.exit(values.help ? 0 : 2);
+    process.exit(0);
+  }
+  const config = serverSettings('db:backfill-records');
+  if (!config) process.exit(1);
+  const url = config.databaseUrl;
+  if (url === null) {
+    process.stdout.write(USAGE);
+    process.exit(2);
   }
   const batch = values.batch === undefined ? 500 : Number(values.batch);
   if (!Number.isInteger(batch) || batch < 1) throw new Error(`--batch needs a whole number ≥ 1, not ${JSON.stringify(values.batch)}`);

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { backfillPlayerStats } from '../apps/api/src/profiles/player-stats.sql.js';
+import { serverSettings } from './server-settings.js';
 
 const USAGE = `npm run db:backfill-stats -- [--batch N]
 
@@ -32,8 +33,10 @@ async function main(): Promise<number> {
     process.stderr.write(`--batch needs a whole number ≥ 1, not ${JSON.stringify(values.batch)}\n\n${USAGE}\n`);
     return 2;
   }
-  const url = process.env.DATABASE_URL?.trim();
-  if (!url) {
+  const config = serverSettings('db:backfill-stats');
+  if (!config) return 1;
+  const url = config.databaseUrl;
+  if (url === null) {
     process.stderr.write(`db:backfill-stats needs DATABASE_URL.\n\n${USAGE}\n`);
     return 2;
   }

@@ -1,17 +1,20 @@
 // `npm run db:migrate`: applies the pending migrations to DATABASE_URL or, when it is unset, to the
 // embedded PostgreSQL kept in DATA_DIR/postgres (.data/postgres), as the server itself does at boot
-// (the same code: their SQL and `_prisma_migrations`, no Prisma engine).
-import { resolve } from 'node:path';
+// (the same code: their SQL and `_prisma_migrations`, no Prisma engine; the same settings, read by
+// the server's loader).
+import { embeddedDataDir } from '../apps/api/src/config/app-config.js';
 import { prepareDatabase } from '../apps/api/src/database/job-queue.js';
-import { projectRoot } from '../apps/api/src/database/migrations.js';
+import { serverSettings } from './server-settings.js';
 
+const config = serverSettings('db:migrate');
+if (!config) process.exit(1);
 let embedded: { url: string; stop(): Promise<void> } | null = null;
 let status = 0;
 try {
-  let url = process.env.DATABASE_URL;
-  if (!url) {
-    const dataDir = resolve(projectRoot(), process.env.DATA_DIR || '.data', 'postgres');
-    process.stdout.write(`DATABASE_URL is not set: using the embedded PostgreSQL in ${dataDir}\n`);
+  let url = config.databaseUrl;
+  if (url === null) {
+    const dataDir = embeddedDataDir(config);
+    process.stdout.write(`DATABASE_URL is not set: starting the embedded PostgreSQL in ${dataDir}\n`);
     // Loaded only here: with DATABASE_URL the embedded binaries are never needed.
     const { startEmbeddedPostgres } = await import('../apps/api/src/database/embedded-postgres.js');
     embedded = await startEmbeddedPostgres({ dataDir });

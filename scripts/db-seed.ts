@@ -4,6 +4,7 @@
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { seedDatabase } from './seed/seed.js';
+import { serverSettings } from './server-settings.js';
 
 const USAGE = `npm run db:seed -- [--games N] [--players N] [--seed S] [--batch N] [--workers N] [--until ISO-DATE] [--tokens N]
 
@@ -50,8 +51,10 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const url = process.env.DATABASE_URL?.trim();
-  if (!url) {
+  const config = serverSettings('db:seed');
+  if (!config) return 1;
+  const url = config.databaseUrl;
+  if (url === null) {
     process.stderr.write(`db:seed needs DATABASE_URL: it writes a great deal, so it never picks a database by itself.\n\n${USAGE}\n`);
     return 2;
   }

@@ -1,7 +1,6 @@
 import cluster from 'node:cluster';
-import { join, resolve } from 'node:path';
 import { createApp } from './app.js';
-import { ConfigError, readConfig, type AppConfig, type ConfigWarning } from './config/app-config.js';
+import { ConfigError, embeddedDataDir, readConfig, type AppConfig, type ConfigWarning } from './config/app-config.js';
 import { createPino } from './common/logger.js';
 import { prepareDatabase } from './database/job-queue.js';
 
@@ -34,7 +33,7 @@ async function main() {
   if (config.databaseUrl !== null) {
     databaseUrl = config.databaseUrl;
   } else {
-    const dataDir = resolve(join(config.dataDir, 'postgres'));
+    const dataDir = embeddedDataDir(config);
     logger.info({ dataDir }, 'DATABASE_URL is not set: starting the embedded PostgreSQL');
     // Loaded only here: a deployment with DATABASE_URL never needs the embedded binaries.
     const { startEmbeddedPostgres } = await import('./database/embedded-postgres.js');

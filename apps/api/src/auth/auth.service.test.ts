@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConfigService } from '@nestjs/config';
+import { parseRows, type SqlQuery } from '../common/sql-query.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { HotSql } from '../prisma/hot-sql.js';
 import type { PrismaService } from '../prisma/prisma.service.js';
@@ -19,13 +20,14 @@ function fakeDatabase() {
   let gate: Promise<void> | null = null;
   let reads = 0;
   const hot = {
-    rows: async ({ values }: { values: unknown[] }) => {
+    // Checked against the statement's shape, as HotSql.rows does.
+    rows: async <Row>(query: SqlQuery<Row>) => {
       reads++;
       // The row as it is when the statement runs, returned after the gate opens.
       const snapshot = { revoked_at: revokedAt, expires_at: expiresAt };
       if (gate) await gate;
-      if (values[0] !== hashToken(TOKEN)) return [];
-      return [{ token_id: TOKEN_ID, last_used_at: new Date(), scopes: ['read', 'play'], session_id: null, player_id: 'p1', name: 'ala', ...snapshot }];
+      if (query.values[0] !== hashToken(TOKEN)) return [];
+      return parseRows(query, [{ token_id: TOKEN_ID, last_used_at: new Date(), scopes: ['read', 'play'], session_id: null, player_id: 'p1', name: 'ala', ...snapshot }]);
     },
   };
   const prisma = { apiToken: { update: async () => ({}) } };

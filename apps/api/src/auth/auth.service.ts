@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { unauthenticated } from '../common/errors.js';
 import type { AppConfig } from '../config/app-config.js';
-import { parseRows } from '../common/sql-query.js';
 import { HotSql } from '../prisma/hot-sql.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { tokenByHashSql } from './auth.sql.js';
@@ -85,8 +84,7 @@ export class AuthService {
       return player;
     }
     // On the hot path's pool: in correspondence play nearly every move comes after its cache entry expired.
-    const query = tokenByHashSql(hash);
-    const rows = parseRows(query, await this.sql.rows(query));
+    const rows = await this.sql.rows(tokenByHashSql(hash));
     const found = rows[0];
     if (!found) throw unauthenticated('Unknown API token');
     if (found.revoked_at || this.isRevoked(found.token_id)) throw unauthenticated('This API token has been revoked');

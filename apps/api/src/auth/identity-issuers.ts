@@ -4,7 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { createRemoteJWKSet, decodeJwt, errors, importJWK, importSPKI, jwtVerify, type CryptoKey, type JWK, type JWTVerifyGetKey } from 'jose';
 import { unauthenticated } from '../common/errors.js';
 import { playerNameFrom } from '../common/player-names.js';
-import { queryRows, parseRows } from '../common/sql-query.js';
+import { queryRows } from '../common/sql-query.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { IdentityIssuer } from '../config/identity-issuers.js';
 import { HotSql } from '../prisma/hot-sql.js';
@@ -126,8 +126,7 @@ export class IdentityIssuers implements OnModuleInit {
    * primary key lets one in, and the other rolls its player back and reads the winner's.
    */
   private async playerOf(issuer: string, subject: string, display: string | null): Promise<{ id: string; name: string }> {
-    const query = identityPlayerSql(issuer, subject);
-    const [known] = parseRows(query, await this.sql.rows(query));
+    const [known] = await this.sql.rows(identityPlayerSql(issuer, subject));
     if (known) return known;
     try {
       return await this.prisma.$transaction(async (tx) => {

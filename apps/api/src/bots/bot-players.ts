@@ -1,5 +1,7 @@
 import type { BotLevel } from '@mizerka/bots';
+import { queryRows } from '../common/sql-query.js';
 import type { Prisma } from '../generated/prisma/client.js';
+import { freeServerBotSql, newServerBotSql } from './bots.sql.js';
 
 /** New bot players tried by one pick before giving up (a table has at most 3 other seats). */
 const MAX_NEW_NAMES = 8;
@@ -10,18 +12,12 @@ const MAX_NEW_NAMES = 8;
  * from registration (SERVER_BOT_NAME). A name taken meanwhile (by a concurrent pick) is skipped.
  */
 export async function pickServerBot(tx: Prisma.TransactionClient, level: BotLevel, seated: readonly string[]): Promise<string> {
-  const free = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id::text FROM players
-     WHERE kind = 'bot'::"PlayerKind" AND bot_level = ${level} AND id <> ALL(${[...seated]}::uuid[])
-     ORDER BY length(name_key), name_key LIMIT 1`;
+  const free = await queryRows(tx, freeServerBotSql(level, [...seated]));
   if (free[0]) return free[0].id;
   const count = await tx.player.count({ where: { kind: 'bot', botLevel: level } });
   for (let n = count + 1; n <= count + MAX_NEW_NAMES; n++) {
     const name = n === 1 ? `bot-${level}` : `bot-${level}-${n}`;
-    const made = await tx.$queryRaw<{ id: string }[]>`
-      INSERT INTO players (id, name, name_key, kind, bot_level)
-      VALUES (gen_random_uuid(), ${name}, ${name.toLowerCase()}, 'bot'::"PlayerKind", ${level})
-      ON CONFLICT (name_key) DO NOTHING RETURNING id::text`;
+    const made = await queryRows(tx, newServerBotSql(name, level));
     if (made[0]) return made[0].id;
   }
   throw new Error(`no free name for another ${level} bot`);

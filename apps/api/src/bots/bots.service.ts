@@ -14,8 +14,10 @@ import type { OutboxEntry } from '../outbox/outbox-entries.js';
 import { JobQueue } from '../outbox/job-queue.js';
 import { OutboxConsumer, type OutboxItem } from '../outbox/outbox-consumer.js';
 import { Outbox, type LocalCommit } from '../outbox/outbox.js';
+import { queryRows } from '../common/sql-query.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { pickServerBot } from './bot-players.js';
+import { botLevelsSql, botTurnsSql } from './bots.sql.js';
 import { BOT_THINKER, ThinkersBusy, type BotThinker } from './bot-thinkers.js';
 
 export const BOT_TASK = 'game.botMove';
@@ -47,8 +49,8 @@ interface BotJob {
 @Injectable()
 export class BotsService implements OnModuleInit, OnApplicationShutdown {
   private readonly log = new Logger('Bots');
-  /** Player id → server bot level (null: a person or a bot account). */
-  private readonly knownPlayers = new Map<string, BotLevel | null>();
+  /** Player id → server bot level as stored, perhaps one this server has not (null: a person or a bot account). */
+  private readonly knownPlayers = new Map<string, string | null>();
   /** Bot turns started in process and not over: they think in the pool of threads, fairly, and commit here. */
   private readonly headStarts = new Set<Promise<void>>();
   private stopping = false;
@@ -117,13 +119,13 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** The server bot level of a player, or null; a player's kind never changes, so it is remembered. */
-  private async botLevelOf(playerId: string): Promise<BotLevel | null> {
+  private async botLevelOf(playerId: string): Promise<string | null> {
     return (await this.botLevelsOf([playerId])).get(playerId) ?? null;
   }
 
   /** botLevelOf for many players: one query for those not known yet, none when all are. */
-  private async botLevelsOf(playerIds: readonly string[]): Promise<Map<string, BotLevel | null>> {
-    const levels = new Map<string, BotLevel | null>();
+  private async botLevelsOf(playerIds: readonly string[]): Promise<Map<string, string | null>> {
+    const levels = new Map<string, string | null>();
     const unknown: string[] = [];
     for (const id of new Set(playerIds)) {
       const known = this.knownPlayers.get(id);
@@ -131,8 +133,7 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
       else levels.set(id, known);
     }
     if (unknown.length === 0) return levels;
-    const rows = await this.prisma.$queryRaw<{ id: string; bot_level: BotLevel | null }[]>`
-      SELECT id::text, bot_level FROM players WHERE id = ANY(${unknown}::uuid[])`;
+    const rows = await queryRows(this.prisma, botLevelsSql(unknown));
     if (this.knownPlayers.size + rows.length > KNOWN_PLAYERS) this.knownPlayers.clear();
     for (const row of rows) {
       this.knownPlayers.set(row.id, row.bot_level);
@@ -143,10 +144,10 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
 
   /** The host seats a server bot of `level` (at `seat`, else the lowest free one); a full table starts its game. */
   addBot(callerId: string, lobbyId: string, level: string, seat?: number | null): Promise<Lobby> {
-    if (!(BOT_LEVELS as readonly string[]).includes(level)) {
+    if (!isBotLevel(level)) {
       throw badInput(`level must be one of ${BOT_LEVELS.join(', ')}`, { field: 'level' });
     }
-    return this.lobbies.seatBot(callerId, lobbyId, seat, (tx, seated) => pickServerBot(tx, level as BotLevel, seated));
+    return this.lobbies.seatBot(callerId, lobbyId, seat, (tx, seated) => pickServerBot(tx, level, seated));
   }
 
   /**
@@ -160,14 +161,7 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
     const ids = [...new Set(turns.filter((t) => levels.get(t.playerId)).map((t) => t.gameId))].sort();
     const graceMs = this.config.get('jobs', { infer: true }).botGraceMs;
     await this.jobs.keepPerGame('bot', ids, async (tx, locked) => {
-      const turns = await tx.$queryRawUnsafe<{ id: string; version: number }[]>(
-        `SELECT g.id::text, g.version
-           FROM games g
-           JOIN game_seats s ON s.game_id = g.id AND s.seat = g.to_move
-           JOIN players p ON p.id = s.player_id
-          WHERE g.id = ANY($1::uuid[]) AND g.status = 'active' AND p.bot_level IS NOT NULL`,
-        locked,
-      );
+      const turns = await queryRows(tx, botTurnsSql(locked));
       const runAt = new Date(Date.now() + graceMs);
       return { set: turns.map((g) => ({ task: BOT_TASK, key: `bot:${g.id}`, payload: { gameId: g.id, version: g.version }, runAt })), remove: [] };
     });
@@ -185,7 +179,7 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
     if (seat === null) return;
     const playerId = game.seats[seat];
     const level = await this.botLevelOf(playerId);
-    if (!level || !(BOT_LEVELS as readonly string[]).includes(level)) return;
+    if (!level || !isBotLevel(level)) return;
 
     const { input, seed } = await botTurnOf(this.store, gameId, game.state, version, seat);
     const owner = await this.ownerOf(gameId, game.seats);
@@ -213,6 +207,10 @@ export class BotsService implements OnModuleInit, OnApplicationShutdown {
       this.log.debug(`game ${gameId}: the bot's turn at version ${version} was taken first (${error.message})`);
     }
   }
+}
+
+function isBotLevel(level: string): level is BotLevel {
+  return (BOT_LEVELS as readonly string[]).includes(level);
 }
 
 function botJobOf(payload: unknown): BotJob {

@@ -4,15 +4,15 @@ import { currentPlayer, timeOutMove, view, type Move } from '@mizerka/rules';
 import { botMove } from '@mizerka/bots';
 import type { AppConfig } from '../config/app-config.js';
 import { DomainError } from '../common/errors.js';
+import { queryRows } from '../common/sql-query.js';
 import { deadlineNearFeed, GameStore, type StoredGame } from '../games/index.js';
 import { botTurnOf, moveForSeat } from '../moves/bot-move.js';
 import { MovesService } from '../moves/moves.service.js';
 import { JobQueue, type GameJob } from '../outbox/job-queue.js';
 import { OutboxConsumer, type OutboxItem } from '../outbox/outbox-consumer.js';
-import { insertFeedSql } from '../player-events/feed.sql.js';
 import { PlayerEventsService } from '../player-events/player-events.service.js';
-import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { clockTurnsSql, insertWarningSql, warnedTurnSql } from './clocks.sql.js';
 
 export const CLOCK_TASK = 'game.clock';
 export const WARNING_TASK = 'game.clockWarning';
@@ -67,11 +67,7 @@ export class ClocksService implements OnModuleInit {
    */
   async schedule(gameIds: readonly string[]): Promise<void> {
     await this.jobs.keepPerGame('clock', gameIds, async (tx, ids) => {
-      const games = await tx.$queryRawUnsafe<{ id: string; version: number; active: boolean; deadline: Date | null; started: Date | null }[]>(
-        `SELECT id::text, version, status = 'active' AS active, turn_deadline AS deadline, turn_started_at AS started
-           FROM games WHERE id = ANY($1::uuid[])`,
-        ids,
-      );
+      const games = await queryRows(tx, clockTurnsSql(ids));
       const set: GameJob[] = [];
       const remove: string[] = [];
       const now = Date.now();
@@ -139,16 +135,10 @@ export class ClocksService implements OnModuleInit {
 
   /** The warning job: the player to move hears their deadline is near, if that turn is still on. */
   async warn({ gameId, version }: { gameId: string; version: number }): Promise<void> {
-    const [turn] = await this.prisma.$queryRaw<{ seat: number; player_id: string; deadline: Date }[]>`
-      SELECT g.to_move AS seat, s.player_id::text, g.turn_deadline AS deadline
-        FROM games g JOIN game_seats s ON s.game_id = g.id AND s.seat = g.to_move
-       WHERE g.id = ${gameId}::uuid AND g.version = ${version}::int AND g.status = 'active' AND g.turn_deadline > now()`;
+    const [turn] = await queryRows(this.prisma, warnedTurnSql(gameId, version));
     if (!turn) return;
     // Written only while that turn is still on: a move between the read and this write wins.
-    const rows = await this.prisma.$queryRaw<{ player_id: string }[]>`${insertFeedSql(
-      [deadlineNearFeed(gameId, version, turn.seat, turn.player_id, turn.deadline)],
-      Prisma.sql`(SELECT 1 FROM games WHERE id = ${gameId}::uuid AND version = ${version}::int AND status = 'active') AS still`,
-    )} RETURNING player_id::text`;
+    const rows = await queryRows(this.prisma, insertWarningSql(deadlineNearFeed(gameId, version, turn.seat, turn.player_id, turn.deadline), gameId, version));
     this.feed.published(rows.map((r) => ({ playerId: r.player_id })));
   }
 }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { appConfigSchema, settingRegistry, settingsSchema, type SettingMeta } from './settings.js';
 
@@ -98,4 +99,9 @@ export function readConfig(env: Env): { config: AppConfig; warnings: ConfigWarni
 /** The configuration in `env` (its old spellings read silently: the server's start says them). */
 export function loadConfig(env: Env): AppConfig {
   return readConfig(env).config;
+}
+
+/** Where the embedded PostgreSQL keeps its data when DATABASE_URL is unset: DATA_DIR/postgres (the server's, and db:migrate's). */
+export function embeddedDataDir(config: Pick<AppConfig, 'dataDir'>): string {
+  return resolve(config.dataDir, 'postgres');
 }

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { sqlQuery } from '../common/sql-query.js';
 import { arrayField, field, jsonField, row, timeField } from '../database/copy-text.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { insertOutboxSql } from '../outbox/outbox-entries.js';
@@ -19,7 +21,7 @@ import { toJsonColumn } from '../common/json-column.js';
  * Its one row: `applied` (1 when written) and `tx`, the id of the writing transaction, which feed
  * readers wait for.
  */
-export function gameCommitSql(p: GameProjection): Prisma.Sql {
+export function gameCommitSql(p: GameProjection) {
   const ctes: Prisma.Sql[] = [Prisma.sql`g AS (${p.gameUpdate ? updateGameSql(p.gameId, p.gameUpdate) : insertGameSql(p.gameInsert!)})`];
 
   if (p.seats.length > 0) {
@@ -77,7 +79,10 @@ export function gameCommitSql(p: GameProjection): Prisma.Sql {
   }
   if (p.outbox) ctes.push(Prisma.sql`o AS (${insertOutboxSql(p.outbox, Prisma.sql`g`)})`);
   if (p.feed.length > 0) ctes.push(Prisma.sql`f AS (${insertFeedSql(p.feed, Prisma.sql`g`)})`);
-  return Prisma.sql`WITH ${Prisma.join(ctes, ', ')} SELECT count(*)::int AS applied, pg_current_xact_id()::text AS tx FROM g`;
+  return sqlQuery(
+    z.object({ applied: z.number(), tx: z.string() }),
+    Prisma.sql`WITH ${Prisma.join(ctes, ', ')} SELECT count(*)::int AS applied, pg_current_xact_id()::text AS tx FROM g`,
+  );
 }
 
 /** The games row of a move, under the version guard. */

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { decodeState, type GameEvent, type GameState } from '@mizerka/rules';
 import { fromJsonColumn } from '../common/json-column.js';
-import { Prisma } from '../generated/prisma/client.js';
+import type { RowOf } from '../common/sql-query.js';
 import { isUniqueViolation } from '../prisma/errors.js';
 import { HotSql } from '../prisma/hot-sql.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { GameProjection } from './game-commit.js';
 import { gameCommitSql } from './game-commit.sql.js';
+import { dealEventsSql, gameReadSql } from './game-store.sql.js';
 import { storedTimeControl, type GameClock } from './time-control.js';
 import type { GameStatusValue } from './models/enums.js';
 
@@ -52,35 +53,7 @@ export class GameStore {
 
   /** One round trip: the game row, its seats, `playerId`'s seat and earlier use of `key`. */
   async read(gameId: string, playerId: string | null, key: string | null): Promise<GameRead | null> {
-    const rows = await this.sql.rows<
-      {
-        status: GameStatusValue;
-        version: number;
-        state: unknown;
-        seat: number | null;
-        seats: string[];
-        server_bots: boolean[] | null;
-        time_control: unknown;
-        turn_started_at: Date | null;
-        turn_deadline: Date | null;
-        bank_ms: number[] | null;
-        timeouts: number[] | null;
-        earlier_seq: number | null;
-        request_hash: string | null;
-        response: unknown;
-      }>(Prisma.sql`
-      SELECT g.status::text AS status, g.version, g.state, s.seat,
-             g.time_control, g.turn_started_at, g.turn_deadline, g.bank_ms, g.timeouts,
-             t.seats, t.server_bots,
-             e.seq AS earlier_seq, e.request_hash, e.response
-        FROM games g
-        CROSS JOIN LATERAL (
-          SELECT array_agg(a.player_id::text ORDER BY a.seat) AS seats, array_agg(p.bot_level IS NOT NULL ORDER BY a.seat) AS server_bots
-            FROM game_seats a JOIN players p ON p.id = a.player_id WHERE a.game_id = g.id) t
-        LEFT JOIN game_seats s ON s.game_id = g.id AND s.player_id = ${playerId}::uuid
-        LEFT JOIN game_events e
-          ON e.game_id = g.id AND e.player_id = ${playerId}::uuid AND e.idempotency_key = ${key}::varchar
-       WHERE g.id = ${gameId}::uuid`);
+    const rows = await this.sql.rows(gameReadSql(gameId, playerId, key));
     const r = rows[0];
     if (!r) return null;
     return {
@@ -111,8 +84,7 @@ export class GameStore {
    */
   async dealEvents(gameId: string, deal: number, upTo: number): Promise<GameEvent[]> {
     // On the hot path's pool: a bot reads this before each of its moves.
-    const entries = await this.sql.rows<{ events: unknown }>(Prisma.sql`
-      SELECT events FROM game_events WHERE game_id = ${gameId}::uuid AND deal_index = ${deal}::int AND seq <= ${upTo}::int ORDER BY seq`);
+    const entries = await this.sql.rows(dealEventsSql(gameId, deal, upTo));
     const events = entries.flatMap((e) => fromJsonColumn(e.events) as GameEvent[]);
     const dealt = events.findLastIndex((e) => e.type === 'dealt');
     return dealt < 0 ? [] : events.slice(dealt);
@@ -124,9 +96,9 @@ export class GameStore {
    * it, which feed readers wait for; null when another write got in first.
    */
   async write(projection: GameProjection): Promise<bigint | null> {
-    let rowsOut: { applied: number; tx: string }[];
+    let rowsOut: RowOf<typeof gameCommitSql>[];
     try {
-      rowsOut = await this.sql.rows<{ applied: number; tx: string }>(gameCommitSql(projection));
+      rowsOut = await this.sql.rows(gameCommitSql(projection));
     } catch (error) {
       // The same (gameId, seq) or idempotency key written by a concurrent request: a lost race.
       if (isUniqueViolation(error)) return null;
@@ -136,13 +108,7 @@ export class GameStore {
   }
 }
 
-function clockOf(r: {
-  time_control: unknown;
-  turn_started_at: Date | null;
-  turn_deadline: Date | null;
-  bank_ms: number[] | null;
-  timeouts: number[] | null;
-}): GameClock | null {
+function clockOf(r: RowOf<typeof gameReadSql>): GameClock | null {
   const control = storedTimeControl(fromJsonColumn(r.time_control));
   if (!control) return null;
   return {

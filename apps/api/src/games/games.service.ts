@@ -5,6 +5,7 @@ import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { badInput, forbidden, notFound } from '../common/errors.js';
 import { decodeCursor, PAGE_MAX, pageOf } from '../common/paging.js';
 import { ruleErrorToDomain } from '../common/rule-errors.js';
+import { queryRows } from '../common/sql-query.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { DEAL_FACTS } from './deal-facts.js';
@@ -81,7 +82,7 @@ export class GamesService {
       now,
     };
     const written = projectCommit(commit);
-    await tx.$queryRaw(gameCommitSql(written));
+    await queryRows(tx, gameCommitSql(written));
     return { gameId: commit.gameId, feed: [...written.feed] };
   }
 

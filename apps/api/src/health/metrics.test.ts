@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
+import { sqlQuery } from '../common/sql-query.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY } from '../games/games.test-kit.js';
 import { HotSql } from '../prisma/hot-sql.js';
@@ -45,7 +47,7 @@ describe('/metrics', () => {
   it("counts the statements in flight on the move path's own pool", async () => {
     const series = 'mizerka_db_hot_statements_in_flight';
     expect(sample((await scrape(t, TOKEN)).text, series)).toBe(0);
-    const slow = t.app.get(HotSql).rows(Prisma.sql`SELECT pg_sleep(0.5)`);
+    const slow = t.app.get(HotSql).rows(sqlQuery(z.object({}), Prisma.sql`SELECT pg_sleep(0.5)`));
     await waitFor(async () => sample((await scrape(t, TOKEN)).text, series) === 1, 'the slow statement in flight');
     await slow;
     expect(sample((await scrape(t, TOKEN)).text, series)).toBe(0);

@@ -136,7 +136,7 @@ export class HistoryService {
     // One statement, as every game commit (~18,000 rows for the largest record, written in well
     // under a second on an idle machine); it writes nothing when a request of theirs with the same
     // record got in first.
-    const [written] = await this.prisma.$queryRaw<{ applied: number }[]>(gameCommitSql(planned.plan.projection));
+    const [written] = await queryRows(this.prisma, gameCommitSql(planned.plan.projection));
     if (written.applied === 0) return (await this.importedBefore(importer.id, importHash))!;
     return { gameId: planned.plan.projection.gameId, seat: planned.plan.seat };
   }

@@ -3,10 +3,27 @@ import { ConfigService } from '@nestjs/config';
 import { EventEmitter } from 'node:events';
 import { run, type JobHelpers, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
+import { parseRows, type SqlQuery } from '../common/sql-query.js';
 import type { AppConfig } from '../config/app-config.js';
 import { JOB_QUEUE_SCHEMA, jobQueueLogger } from '../database/job-queue.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import { DATABASE_URL } from '../prisma/database-url.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { forgetPoolsSql, keepPoolsAliveSql, lockGamesSql, removeJobsSql, setGameJobsSql } from './job-queue.sql.js';
+
+/**
+ * Runs a statement on one of the queue's pg pools: a query's rows, checked against its shape; a
+ * statement run for its effect, nothing. graphile-worker runs on a pg.Pool of its own, and the
+ * relay and the pools' bookkeeping use that pool too (sized for them, see startRunner), so that an
+ * instance's job work never waits for Prisma's pool behind requests. The same Prisma.Sql as
+ * everywhere else, sent as its text and values.
+ */
+export async function onQueuePool<Row>(pool: pg.Pool, query: SqlQuery<Row>): Promise<Row[]>;
+export async function onQueuePool(pool: pg.Pool, statement: Prisma.Sql): Promise<void>;
+export async function onQueuePool<Row>(pool: pg.Pool, query: Prisma.Sql | SqlQuery<Row>): Promise<Row[] | void> {
+  const { rows } = await pool.query(query.text, query.values as unknown[]);
+  if ('row' in query) return parseRows(query, rows);
+}
 
 /** Works one job of a task; a handler that throws is retried with the queue's backoff. */
 export type JobHandler = (payload: unknown, helpers: JobHelpers) => Promise<void>;
@@ -86,20 +103,11 @@ export class JobQueue implements OnApplicationBootstrap, OnApplicationShutdown {
   async keepPerGame(lock: string, gameIds: readonly string[], plan: (tx: Transaction, ids: string[]) => Promise<GameJobsPlan>): Promise<void> {
     const ids = [...new Set(gameIds)].sort();
     if (ids.length === 0) return;
-    const q = JOB_QUEUE_SCHEMA;
     await this.prisma.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended($2 || ':' || id, 0)) FROM unnest($1::uuid[]) AS id`, ids, lock);
+      await tx.$executeRaw(lockGamesSql(ids, lock));
       const { set, remove } = await plan(tx, ids);
-      if (set.length > 0) {
-        // add_jobs replaces a pending job of the same key (run_at included), with one NOTIFY for all.
-        await tx.$executeRawUnsafe(
-          `SELECT count(*) FROM ${q}.add_jobs(ARRAY(
-             SELECT ROW(s.task, s.payload, NULL, s.run_at, NULL, s.key, NULL, NULL)::${q}.job_spec
-               FROM json_to_recordset($1::json) AS s(task text, payload json, run_at timestamptz, key text)), false)`,
-          JSON.stringify(set.map((j) => ({ task: j.task, payload: j.payload, run_at: j.runAt.toISOString(), key: j.key }))),
-        );
-      }
-      if (remove.length > 0) await tx.$executeRawUnsafe(`SELECT ${q}.remove_job(k) FROM unnest($1::text[]) AS k`, remove);
+      if (set.length > 0) await tx.$executeRaw(setGameJobsSql(set));
+      if (remove.length > 0) await tx.$executeRaw(removeJobsSql(remove));
     });
   }
 
@@ -167,22 +175,8 @@ export class JobQueue implements OnApplicationBootstrap, OnApplicationShutdown {
    */
   private async keepPoolsAlive(pool: pg.Pool): Promise<void> {
     if (this.poolIds.size === 0) return;
-    const q = JOB_QUEUE_SCHEMA;
     try {
-      await pool.query(
-        `WITH seen AS (
-           INSERT INTO job_pools (pool_id, seen_at) SELECT unnest($1::text[]), now()
-           ON CONFLICT (pool_id) DO UPDATE SET seen_at = now()),
-         gone AS (DELETE FROM job_pools WHERE seen_at < now() - interval '1 day'),
-         dead AS (
-           SELECT DISTINCT j.locked_by FROM ${q}.jobs j
-            WHERE j.locked_by IS NOT NULL AND j.locked_by <> ALL($1::text[])
-              AND j.locked_at < now() - make_interval(secs => $2::float8 / 1000)
-              AND NOT EXISTS (SELECT 1 FROM job_pools p
-                               WHERE p.pool_id = j.locked_by AND p.seen_at > now() - make_interval(secs => $2::float8 / 1000)))
-         SELECT ${q}.force_unlock_workers(array_agg(locked_by)) FROM dead HAVING count(*) > 0`,
-        [[...this.poolIds], POOL_DEAD_AFTER_MS],
-      );
+      await onQueuePool(pool, keepPoolsAliveSql([...this.poolIds], POOL_DEAD_AFTER_MS));
     } catch (error) {
       this.log.warn(`checking the job-queue pools: ${String(error)}`);
     }
@@ -196,7 +190,7 @@ export class JobQueue implements OnApplicationBootstrap, OnApplicationShutdown {
     const main = this.main?.pool ?? null;
     this.main = null;
     await Promise.all(runners.map(({ runner }) => runner.stop().catch((error: unknown) => this.log.warn(`stopping a job runner: ${String(error)}`))));
-    if (main && this.poolIds.size > 0) await main.query('DELETE FROM job_pools WHERE pool_id = ANY($1::text[])', [[...this.poolIds]]).catch(() => undefined);
+    if (main && this.poolIds.size > 0) await onQueuePool(main, forgetPoolsSql([...this.poolIds])).catch(() => undefined);
     await Promise.all(runners.map(({ pool }) => pool.end().catch(() => undefined)));
   }
 }

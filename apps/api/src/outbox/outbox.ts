@@ -4,10 +4,10 @@ import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { JobHelpers } from 'graphile-worker';
 import type pg from 'pg';
 import type { AppConfig } from '../config/app-config.js';
-import { JOB_QUEUE_SCHEMA } from '../database/job-queue.js';
-import { JobQueue } from './job-queue.js';
+import { JobQueue, onQueuePool } from './job-queue.js';
 import { outboxConsumerMark, type OutboxConsume, type OutboxItem } from './outbox-consumer.js';
 import { OUTBOX_TASK, type OutboxDelivery, type OutboxEntry, type OutboxEntryType, type OutboxJob } from './outbox-entries.js';
+import { relayBatchSql } from './outbox.sql.js';
 
 export type { OutboxItem } from './outbox-consumer.js';
 
@@ -184,29 +184,8 @@ export class Outbox implements OnModuleInit, BeforeApplicationShutdown {
    * same (nothing to do for them).
    */
   private async relayBatch(pool: pg.Pool): Promise<number> {
-    const q = JOB_QUEUE_SCHEMA;
     const consumers = [...this.consumers].map(([consumer, { type }]) => ({ consumer, type }));
-    const { rows } = await pool.query<{ relayed: number }>(
-      `WITH batch AS (
-         DELETE FROM outbox WHERE id IN (SELECT id FROM outbox ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING id, game_id, seq, entries),
-       shares AS (
-         SELECT c.consumer,
-                json_agg(json_build_object('gameId', b.game_id, 'seq', b.seq, 'entries', mine.entries) ORDER BY b.id) AS jobs
-           FROM batch b
-          CROSS JOIN json_to_recordset($3::json) AS c(consumer text, type text)
-          CROSS JOIN LATERAL (SELECT jsonb_agg(e ORDER BY n) AS entries
-                                FROM jsonb_array_elements(b.entries) WITH ORDINALITY AS x(e, n) WHERE e->>'type' = c.type) mine
-          WHERE mine.entries IS NOT NULL
-          GROUP BY c.consumer),
-       specs AS (
-         SELECT ARRAY(SELECT ROW($1::text, json_build_object('consumer', consumer, 'jobs', jobs), NULL, NULL, NULL, NULL, NULL, NULL)::${q}.job_spec
-                        FROM shares ORDER BY consumer) AS specs),
-       added AS (
-         SELECT (SELECT count(*) FROM ${q}.add_jobs(specs)) AS jobs FROM specs WHERE cardinality(specs) > 0)
-       SELECT (SELECT count(*) FROM batch)::int AS relayed, (SELECT jobs FROM added)::int AS jobs`,
-      [OUTBOX_TASK, RELAY_BATCH, JSON.stringify(consumers)],
-    );
+    const rows = await onQueuePool(pool, relayBatchSql(OUTBOX_TASK, RELAY_BATCH, consumers));
     return rows[0]?.relayed ?? 0;
   }
 

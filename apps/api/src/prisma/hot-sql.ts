@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import postgres from 'postgres';
+import { parseRows, type SqlQuery } from '../common/sql-query.js';
 import type { AppConfig } from '../config/app-config.js';
-import type { Prisma } from '../generated/prisma/client.js';
 import { watchHotPool } from '../metrics/metrics.js';
 import { DATABASE_URL } from './database-url.js';
 
@@ -46,14 +46,16 @@ export class HotSql implements OnApplicationShutdown {
     });
   }
 
-  /** Runs `query` as a prepared statement; answers its rows. */
-  async rows<T>(query: Prisma.Sql): Promise<T[]> {
+  /** Runs `query` as a prepared statement; answers its rows, checked against its shape. */
+  async rows<Row>(query: SqlQuery<Row>): Promise<Row[]> {
     this.inFlight++;
+    let rows: readonly unknown[];
     try {
-      return (await this.sql.unsafe(query.text, query.values as postgres.ParameterOrJSON<never>[], { prepare: true })) as unknown as T[];
+      rows = await this.sql.unsafe(query.text, query.values as postgres.ParameterOrJSON<never>[], { prepare: true });
     } finally {
       this.inFlight--;
     }
+    return parseRows(query, rows);
   }
 
   async onApplicationShutdown(): Promise<void> {

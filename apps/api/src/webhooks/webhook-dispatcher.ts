@@ -2,12 +2,11 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { ConfigService } from '@nestjs/config';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { wakeUps } from '../common/live-tail.js';
+import { queryRows } from '../common/sql-query.js';
 import type { AppConfig } from '../config/app-config.js';
-import { Prisma } from '../generated/prisma/client.js';
 import { PlayerFeedBus } from '../player-events/player-feed-bus.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { JOB_QUEUE_SCHEMA } from '../database/job-queue.js';
-import { addDeliverJobs, DELIVER_TASK } from './deliveries.js';
+import { dropExpiredSecretsSql, fanOutSql, rescueOverdueSql } from './webhooks.sql.js';
 
 /** Feed events read for one endpoint in one statement, at most; more are read by the next. */
 const BATCH = 500;
@@ -197,34 +196,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
    * endpoints queued.
    */
   async rescueOverdue(overdueMs = OVERDUE_MS): Promise<number> {
-    const [row] = await this.prisma.$queryRaw<{ queued: number }[]>(Prisma.sql`
-      WITH late_endpoints AS (
-        SELECT e.id FROM webhook_endpoints e
-         WHERE e.enabled
-           AND EXISTS (SELECT 1 FROM webhook_deliveries d
-                        WHERE d.endpoint_id = e.id AND d.status = 'pending'
-                          AND d.next_attempt_at < now() - make_interval(secs => ${overdueMs / 1000}))
-         LIMIT ${RESCUE_ENDPOINTS}),
-      late AS (
-        SELECT le.id AS endpoint_id,
-               (SELECT json_agg(json_build_object('endpointId', le.id, 'deliveryId', d.id) ORDER BY d.next_attempt_at, d.event_id)
-                  FROM (SELECT d.id, d.next_attempt_at, d.event_id FROM webhook_deliveries d
-                         WHERE d.endpoint_id = le.id AND d.status = 'pending'
-                           AND d.next_attempt_at < now() - make_interval(secs => ${overdueMs / 1000})
-                         ORDER BY d.next_attempt_at, d.event_id
-                         LIMIT ${RESCUE_DELIVERIES}) d) AS payload
-          FROM late_endpoints le),
-      jobs AS (${addDeliverJobs(Prisma.sql`late`, Prisma.sql`now()`, true)})
-      SELECT (SELECT count(*) FROM jobs)::int AS queued`);
+    const [row] = await queryRows(this.prisma, rescueOverdueSql(overdueMs, RESCUE_ENDPOINTS, RESCUE_DELIVERIES));
     if (row.queued > 0) this.log.warn(`webhook deliveries overdue by more than ${Math.round(overdueMs / 1000)} s queued again for ${row.queued} endpoint(s)`);
     return row.queued;
   }
 
   /** The old secrets whose rotation window is over are dropped (the sender has stopped using them already). */
   async dropExpiredSecrets(): Promise<number> {
-    return this.prisma.$executeRaw`
-      UPDATE webhook_endpoints SET previous_secret = NULL, previous_secret_expires_at = NULL
-       WHERE previous_secret_expires_at <= now()`;
+    return this.prisma.$executeRaw(dropExpiredSecretsSql());
   }
 
   /** Fans out the endpoints of these players, until their feeds are read up to the horizon; returns the horizon. */
@@ -244,62 +223,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
    */
   private async fanOut(playerIds: readonly string[] | null): Promise<FanOut> {
     const players = playerIds === null ? null : [...playerIds];
-    const [row] = await this.prisma.$queryRaw<{ endpoints: number; most: number; deliveries: number; horizon: string }[]>(Prisma.sql`
-      WITH horizon AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),
-      ep AS MATERIALIZED (
-        SELECT e.id, e.event_types, c.tx AS ctx, c.id AS cid, e.player_id
-          FROM webhook_endpoints e
-          CROSS JOIN LATERAL (
-            SELECT split_part(coalesce(e.cursor, '0-0'), '-', 1)::xid8 AS tx, split_part(coalesce(e.cursor, '0-0'), '-', 2)::bigint AS id) c
-         WHERE e.enabled
-           AND (${players}::uuid[] IS NULL OR e.player_id = ANY(${players}::uuid[]))
-           AND EXISTS (
-                 SELECT 1 FROM player_events p, horizon h
-                  WHERE p.player_id = e.player_id AND (p.tx, p.id) > (c.tx, c.id) AND p.tx < h.xmin)
-         LIMIT ${ENDPOINTS}
-         FOR UPDATE OF e SKIP LOCKED),
-      ev AS MATERIALIZED (
-        SELECT ep.id AS endpoint_id, ep.event_types, p.*
-          FROM ep CROSS JOIN LATERAL (
-            SELECT p.id, p.tx, p.type, p.game_id, p.lobby_id, p.seq, p.payload, p.created_at
-              FROM player_events p, horizon h
-             WHERE p.player_id = ep.player_id AND (p.tx, p.id) > (ep.ctx, ep.cid) AND p.tx < h.xmin
-             ORDER BY p.tx, p.id
-             LIMIT ${BATCH}) p),
-      ins AS (
-        INSERT INTO webhook_deliveries (id, endpoint_id, event_id, type, payload, next_attempt_at)
-        SELECT gen_random_uuid(), ev.endpoint_id, ev.id, ev.type,
-               -- The Standard Webhooks body (deliveryPayload), made here.
-               jsonb_build_object(
-                 'type', ev.type,
-                 'timestamp', to_char(ev.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                 'data', jsonb_build_object('eventId', ev.tx::text || '-' || ev.id::text, 'gameId', ev.game_id, 'lobbyId', ev.lobby_id,
-                                            'seq', ev.seq, 'payload', ev.payload)),
-               now()
-          FROM ev
-         WHERE ev.type = ANY(ev.event_types)
-         ORDER BY ev.endpoint_id, ev.tx, ev.id
-        ON CONFLICT (endpoint_id, event_id) DO NOTHING
-        RETURNING id, endpoint_id, event_id),
-      moved AS (
-        -- Past every event read, of the endpoint's types or not.
-        UPDATE webhook_endpoints e SET cursor = l.tx::text || '-' || l.id::text
-          FROM (SELECT DISTINCT ON (endpoint_id) endpoint_id, tx, id FROM ev ORDER BY endpoint_id, tx DESC, id DESC) l
-         WHERE e.id = l.endpoint_id
-        RETURNING e.id),
-      -- One job for the pass, every endpoint's new deliveries in feed order (the sender works them
-      -- per endpoint): a job per pass, not per endpoint, whatever the number of endpoints.
-      jobs AS (
-        SELECT ${Prisma.raw(JOB_QUEUE_SCHEMA)}.add_job(${DELIVER_TASK}::text, j.payload, max_attempts := 10)
-          FROM (SELECT json_agg(json_build_object('endpointId', ins.endpoint_id, 'deliveryId', ins.id) ORDER BY ins.endpoint_id, ev.tx, ev.id) AS payload
-                  FROM ins JOIN ev ON ev.endpoint_id = ins.endpoint_id AND ev.id = ins.event_id
-                HAVING count(*) > 0) j)
-      SELECT (SELECT count(*) FROM ep)::int AS endpoints,
-             (SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM ev GROUP BY endpoint_id) c)::int AS most,
-             (SELECT count(*) FROM ins)::int AS deliveries,
-             (SELECT count(*) FROM moved)::int AS moved,
-             (SELECT count(*) FROM jobs)::int AS jobs,
-             (SELECT xmin::text FROM horizon) AS horizon`);
+    const [row] = await queryRows(this.prisma, fanOutSql(players, ENDPOINTS, BATCH));
     return { endpoints: row.endpoints, most: row.most, deliveries: row.deliveries, horizon: BigInt(row.horizon) };
   }
 }
