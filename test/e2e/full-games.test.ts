@@ -29,6 +29,7 @@ import {
   seatTable,
   withoutNulls,
   type Http,
+  type PlayedMove,
 } from './clients.js';
 
 let t: TestApp;
@@ -70,6 +71,9 @@ function placesOf(totals: number[]): number[] {
   return totals.map((total) => 1 + totals.filter((other) => other > total).length);
 }
 
+
+/** The finished game of one case above (the first bidding one), for the event-log test below. */
+let finishedGame: { gameId: string; token: string; played: PlayedMove[] } | null = null;
 
 describe.concurrent('complete games through the API', () => {
   for (const c of CASES) {
@@ -213,6 +217,7 @@ describe.concurrent('complete games through the API', () => {
       expect(log.entries.map((e: any) => e.seq)).toEqual(Array.from({ length: game.version }, (_, i) => i + 1));
       expect(log.entries.filter((e: any) => e.kind !== 'deal').map((e: any) => e.seat)).toEqual(played.map((m) => m.seat));
 
+      if (c === CASES.find((x) => x.preset === 'bidding')) finishedGame = { gameId, token: players[0].token, played };
       console.info(`[full-games] ${c.name}: ${out.deals.length} deals, ${played.length} moves, ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }, 900_000);
   }
@@ -220,9 +225,8 @@ describe.concurrent('complete games through the API', () => {
 
 describe('the event log of a finished game over GraphQL', () => {
   it('gameEvents(gameId, after) lists every entry, contiguous from 1', async () => {
-    const players = await registerMany(h, 3, 'fl');
-    const { gameId } = await seatTable(h, players, 'bidding', { target: 20 });
-    const { played } = await playGame(h, players, gameId, { seed: BASE_SEED + 99 });
+    // A game played above; run alone (-t), this test plays one of its own.
+    const { gameId, token, played } = finishedGame ?? (await playOwn());
     const version = played.at(-1)!.result.version;
     // Page after page (at most 100 entries each), `after` the last seq received.
     const entries: any[] = [];
@@ -231,7 +235,7 @@ describe('the event log of a finished game over GraphQL', () => {
       const result = await t.gql(
         'query($id: ID!, $after: Int!) { gameEvents(gameId: $id, after: $after) { gameId version hasMore entries { seq kind seat dealIndex } } }',
         { id: gameId, after: entries.at(-1)?.seq ?? 0 },
-        players[0].token,
+        token,
       );
       expect(result.errors).toBeUndefined();
       log = result.data!.gameEvents;
@@ -247,4 +251,11 @@ describe('the event log of a finished game over GraphQL', () => {
     expect(page.data!.gameEvents.entries.map((e: any) => e.seq)).toEqual([3, 4, 5]);
     expect(page.data!.gameEvents.hasMore).toBe(true);
   }, 300_000);
+
+  async function playOwn() {
+    const players = await registerMany(h, 3, 'fl');
+    const { gameId } = await seatTable(h, players, 'bidding', { target: 20 });
+    const { played } = await playGame(h, players, gameId, { seed: BASE_SEED + 99 });
+    return { gameId, token: players[0].token, played };
+  }
 });
