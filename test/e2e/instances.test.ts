@@ -90,6 +90,26 @@ async function startRedis(port?: number): Promise<RedisChild> {
   return { port: chosen, url: `redis://127.0.0.1:${chosen}`, child, exited };
 }
 
+/** The bus's channels (instance-bus.ts, with the default REDIS_PREFIX). */
+const BUS_CHANNELS = ['game-log', 'feed', 'revoked'].map((c) => `mizerka:bus:${c}`);
+
+/** PUBSUB NUMSUB over a raw socket: how many connections are subscribed to `channel` (null: no answer). */
+function subscribers(port: number, channel: string): Promise<number | null> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    let reply = '';
+    const done = (n: number | null) => (socket.destroy(), resolve(n));
+    socket.setTimeout(500, () => done(null));
+    socket.once('error', () => done(null));
+    socket.once('connect', () => socket.write(['PUBSUB', 'NUMSUB', channel].reduce((out, arg) => `${out}$${Buffer.byteLength(arg)}\r\n${arg}\r\n`, '*3\r\n')));
+    socket.on('data', (chunk) => {
+      reply += String(chunk);
+      const count = /\r\n:(\d+)\r\n$/.exec(reply); // *2, the channel, then its count
+      if (count) done(Number(count[1]));
+    });
+  });
+}
+
 async function stopRedis(redis: RedisChild, signal: NodeJS.Signals = 'SIGKILL') {
   if (redis.child.exitCode === null && redis.child.signalCode === null) redis.child.kill(signal);
   await redis.exited;
@@ -369,7 +389,7 @@ describe.skipIf(!haveRedisServer)('two instances on one database and one Redis',
         if (frame.event === 'gameFinished') return;
       }
     })();
-    await sleep(100); // the stream follows from now on: let it start before the first move
+    await feed.ready(); // the stream follows from now on: it must have started before the first move
 
     const table = new Table(gameId, players, 11);
     const started = Date.now();
@@ -552,7 +572,13 @@ describe.skipIf(!haveRedisServer)('Redis killed mid-game', () => {
     const restartedAt = Date.now();
     await until(async () => (await readiness(a)).state === 'up' && (await readiness(b)).state === 'up', 'readiness to say up again', 15_000, 50);
     const upAfter = Date.now() - restartedAt;
-    await sleep(200);
+    // Ready is not yet subscribed: both instances' subscribers resubscribe once ready.
+    await until(
+      async () => (await Promise.all(BUS_CHANNELS.map((channel) => subscribers(redis.port, channel)))).every((n) => n === 2),
+      'both instances to subscribe to the bus again',
+      10_000,
+      50,
+    );
     const after = await play(8, 100);
     await caughtUp();
 

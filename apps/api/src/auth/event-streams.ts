@@ -15,8 +15,12 @@ export interface SseMessage {
   data: unknown;
 }
 
-/** The source of a stream; null when there is nothing to send now or ever (answered 204, so EventSource stops retrying). */
-export type OpenStream<T> = (signal: AbortSignal) => Promise<AsyncIterator<T> | null>;
+/**
+ * The source of a stream; null when there is nothing to send now or ever (answered 204, so
+ * EventSource stops retrying). It calls `started` once it follows: whatever is committed from then
+ * on reaches the stream (its `: ready` comment line says so to the client).
+ */
+export type OpenStream<T> = (signal: AbortSignal, started: () => void) => Promise<AsyncIterator<T> | null>;
 
 /**
  * Server-sent event streams over REST (`/me/events`, `/games/:id/events/stream`). Each one counts
@@ -72,9 +76,15 @@ export class EventStreams implements OnModuleDestroy {
     this.open.add(end);
     let keepAlive: NodeJS.Timeout | null = null;
     let source: AsyncIterator<T> | null = null;
+    let started = false;
+    // A client that asked for what comes "from now on" waits for this line before it counts on it.
+    const ready = () => {
+      if (!started && res.headersSent && !ended) res.write(': ready\n\n');
+      started = true;
+    };
     try {
       this.live.admit(connection);
-      source = await openSource(stop.signal);
+      source = await openSource(stop.signal, ready);
       if (stop.signal.aborted) return;
       if (!source) {
         res.status(204).end();
@@ -85,6 +95,7 @@ export class EventStreams implements OnModuleDestroy {
       res.setHeader('cache-control', 'no-cache');
       res.setHeader('x-accel-buffering', 'no'); // nginx would otherwise hold events back in its buffer
       res.flushHeaders();
+      if (started) res.write(': ready\n\n'); // it said so before its headers
       keepAlive = setInterval(() => {
         if (!ended) res.write(': keep-alive\n\n');
       }, this.keepAliveMs);

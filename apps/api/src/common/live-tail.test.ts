@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { metricValue } from '../../../../test/metrics.js';
 import { LiveTails, tail, untilReturned, wakeUps, type TailOptions } from './live-tail.js';
 
 /** A sequence 1, 2, 3… kept in memory, read like the log: items after a position, at most `limit`. */
@@ -203,8 +204,12 @@ describe('untilReturned', () => {
 });
 
 describe('LiveTails', () => {
+  let made = 0;
+  /** Each test's tails under a name of their own: its metrics are its own. */
   function tails(seq: ReturnType<typeof sequence>, bus: EventEmitter) {
-    return new LiveTails<number, number>({
+    const name = `unit-${++made}`;
+    const live = new LiveTails<number, number>({
+      name,
       read: (_key, after, limit) => seq.read(after, limit),
       position: (i) => i,
       isAfter: (a, b) => a > b,
@@ -212,6 +217,11 @@ describe('LiveTails', () => {
       pollMs: HOUR,
       batch: 50,
       page: 3,
+    });
+    return Object.assign(live, {
+      followers: () => metricValue('mizerka_live_tail_followers', { tail: name }),
+      keys: () => metricValue('mizerka_live_tails', { tail: name }),
+      reads: (result?: 'found' | 'empty') => metricValue('mizerka_live_tail_reads_total', { tail: name, ...(result ? { result } : {}) }),
     });
   }
 
@@ -232,21 +242,23 @@ describe('LiveTails', () => {
     const a = follower(live, 0);
     const b = follower(live, 5);
     await expect.poll(() => [a.got.length, b.got.length]).toEqual([7, 2]);
-    expect(live.followers('g')).toBe(2);
+    expect(await live.followers()).toBe(2);
+    expect(await live.keys()).toBe(1);
     expect(bus.listenerCount('g')).toBe(1); // one tail for the key
-    const reads = live.reads;
+    const reads = await live.reads();
     seq.append(2);
     bus.emit('g');
     await expect.poll(() => [a.got, b.got]).toEqual([
       [1, 2, 3, 4, 5, 6, 7, 8, 9],
       [6, 7, 8, 9],
     ]);
-    expect(live.reads - reads).toBe(1);
+    expect((await live.reads()) - reads).toBe(1);
+    expect(await live.reads('found')).toBe(1);
     a.stop.abort();
     b.stop.abort();
     await Promise.all([a.done, b.done]);
-    expect(live.followers('g')).toBe(0);
-    expect(live.keys()).toBe(0);
+    expect(await live.followers()).toBe(0);
+    expect(await live.keys()).toBe(0);
     expect(bus.listenerCount('g')).toBe(0);
   });
 
@@ -280,8 +292,32 @@ describe('LiveTails', () => {
     const got: number[] = [];
     for await (const item of live.follow('g', new AbortController().signal, () => Promise.resolve({ after: 1, live: false }))) got.push(item);
     expect(got).toEqual([2, 3, 4]);
-    expect(live.keys()).toBe(0);
+    expect(await live.keys()).toBe(0);
+    expect(await live.followers()).toBe(0);
     expect(bus.listenerCount('g')).toBe(0);
+  });
+
+  it('says a follower has started once begin has answered, and counts it until it leaves', async () => {
+    const seq = sequence();
+    seq.append(2);
+    const bus = new EventEmitter();
+    const live = tails(seq, bus);
+    const stop = new AbortController();
+    let answer!: () => void;
+    const asked = new Promise<void>((resolve) => (answer = resolve));
+    const events: string[] = [];
+    const items = live.follow('g', stop.signal, async () => (await asked, { after: 0, live: true }), () => events.push('started'));
+    const first = items.next().then((r) => events.push(`item ${String(r.value)}`));
+    // Joined, but begin has not answered: it cannot have started, and is not counted yet.
+    expect(events).toEqual([]);
+    expect(await live.followers()).toBe(0);
+    answer();
+    await first;
+    expect(events).toEqual(['started', 'item 1']);
+    expect(await live.followers()).toBe(1);
+    stop.abort();
+    await items.return();
+    expect(await live.followers()).toBe(0);
   });
 
   it('ends every follower on closeAll', async () => {
@@ -292,7 +328,7 @@ describe('LiveTails', () => {
     await expect.poll(() => bus.listenerCount('g')).toBe(1);
     live.closeAll();
     await a.done;
-    expect(live.followers('g')).toBe(0);
+    expect(await live.followers()).toBe(0);
     expect(bus.listenerCount('g')).toBe(0);
   });
 });

@@ -1,5 +1,15 @@
 import { EventEmitter, on } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { liveTailReads, watchTails } from '../metrics/metrics.js';
+
+/**
+ * A read sees only what is below the oldest running transaction (the horizon), so right after a
+ * commit it may not yet see the new rows while an older transaction is still open: a read that a
+ * notice asked for and that did not reach the noticed transaction is repeated after these pauses
+ * (about 2 s in all, far longer than a move's transaction), then left to the poll. The feed's
+ * streams (PlayerFollowers) and the webhook fan-out both wait on this one schedule.
+ */
+export const HORIZON_RETRY_MS: readonly number[] = [1, 2, 4, 8, 16, 25, ...Array<number>(78).fill(25)];
 
 /** Where a wake-up comes from: `event` on `emitter` (a bus told of a commit). */
 export interface WakeSource {
@@ -211,6 +221,8 @@ export function untilReturned<T>(start: (signal: AbortSignal) => AsyncGenerator<
 }
 
 export interface LiveTailsOptions<P, T> {
+  /** What the tails follow (game, feed): the `tail` label of their metrics. */
+  name: string;
   read(key: string, after: P, limit: number): Promise<readonly T[]>;
   position(item: T): P;
   isAfter(a: P, b: P): boolean;
@@ -251,35 +263,32 @@ interface Hub<P> {
  */
 export class LiveTails<P, T> {
   private readonly hubs = new Map<string, Hub<P>>();
-  /** Shared reads made so far (each one statement). */
-  reads = 0;
-  /** Of them, those that found items. */
-  found = 0;
+  /** Followers past their start (`begin` answered). */
+  private following = 0;
+  private readonly unwatch: () => void;
 
-  constructor(private readonly options: LiveTailsOptions<P, T>) {}
-
-  /** Followers of `key` on this instance (0 once the last one left). */
-  followers(key: string): number {
-    return this.hubs.get(key)?.members.listenerCount('rows') ?? 0;
-  }
-
-  /** Keys with at least one follower on this instance. */
-  keys(): number {
-    return this.hubs.size;
+  constructor(private readonly options: LiveTailsOptions<P, T>) {
+    this.unwatch = watchTails({ name: options.name, tails: () => this.hubs.size, following: () => this.following });
   }
 
   /**
    * The items of `key` after where `begin` says (called once joined), then each as the tail reads
    * it; ends when `signal` aborts, when the consumer returns it, or when `closeAll` runs.
+   * `started` is called once `begin` has answered: from then on, whatever is committed reaches it.
    */
-  async *follow(key: string, signal: AbortSignal, begin: () => Promise<FollowStart<P>>): AsyncGenerator<T, void, undefined> {
+  async *follow(key: string, signal: AbortSignal, begin: () => Promise<FollowStart<P>>, started?: () => void): AsyncGenerator<T, void, undefined> {
     if (signal.aborted) return;
     const { read, position, isAfter, page } = this.options;
     const hub = this.hubFor(key);
     const knownAtJoin = hub.known;
     const handed = on(hub.members, 'rows', { signal, close: ['closed'] });
+    let counted = false;
     try {
       const { after, live } = await begin();
+      if (signal.aborted) return;
+      this.following++;
+      counted = true;
+      started?.();
       if (!live) await handed.return?.();
       let last = after;
       let reach: P | null = null;
@@ -307,17 +316,19 @@ export class LiveTails<P, T> {
     } catch (error) {
       if (!signal.aborted) throw error;
     } finally {
+      if (counted) this.following--;
       await handed.return?.();
       if (hub.members.listenerCount('rows') === 0 && this.hubs.get(key) === hub) this.close(key, hub);
     }
   }
 
-  /** Ends every follower and tail (the server is going down). */
+  /** Ends every follower and tail, and leaves the metrics (the server is going down). */
   closeAll(): void {
     for (const [key, hub] of [...this.hubs]) {
       this.close(key, hub);
       hub.members.emit('closed');
     }
+    this.unwatch();
   }
 
   private hubFor(key: string): Hub<P> {
@@ -341,13 +352,12 @@ export class LiveTails<P, T> {
   }
 
   private async run(key: string, hub: Hub<P>, after: P): Promise<void> {
-    const { read, position, isAfter, wake, pollMs, batch, notice, failed } = this.options;
+    const { name, read, position, isAfter, wake, pollMs, batch, notice, failed } = this.options;
     const rows = tail({
       after,
       read: async (from, limit) => {
         const found = await read(key, from, limit);
-        this.reads++;
-        if (found.length > 0) this.found++;
+        liveTailReads.inc({ tail: name, result: found.length > 0 ? 'found' : 'empty' });
         return found;
       },
       position,

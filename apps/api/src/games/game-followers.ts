@@ -51,6 +51,7 @@ const logger = new Logger('GameFollowers');
 export class GameFollowers extends LiveTails<number, LogRow> implements OnModuleDestroy {
   constructor(prisma: PrismaService, bus: GameLogBus, config: ConfigService<AppConfig, true>) {
     super({
+      name: 'game',
       read: (gameId, after, limit) =>
         prisma.gameEvent.findMany({ where: { gameId, seq: { gt: after } }, orderBy: { seq: 'asc' }, take: limit, select: LOG_ROW }),
       position: (row) => row.seq,
@@ -62,11 +63,6 @@ export class GameFollowers extends LiveTails<number, LogRow> implements OnModule
       failed: (gameId, error) =>
         logger.warn(`reading new entries of game ${gameId} failed: ${error instanceof Error ? error.message : String(error)}`),
     });
-  }
-
-  /** Games with at least one follower on this instance. */
-  games(): number {
-    return this.keys();
   }
 
   onModuleDestroy(): void {

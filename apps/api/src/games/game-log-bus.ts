@@ -37,11 +37,6 @@ export class GameLogBus {
     this.bus.publish('game-log', `${gameId} ${version}`);
   }
 
-  /** Listeners of one game (for tests and metrics). */
-  listeners(gameId: string): number {
-    return this.emitter.listenerCount(gameId);
-  }
-
   /** Every game's commits made on other instances (the game cache drops what they made stale). */
   listenRemote(listener: (gameId: string, version: number) => void): () => void {
     this.remote.add(listener);

@@ -25,6 +25,7 @@ export function logEntryView(row: LogRow, seat: number | null): GameLogEntry {
  * then what the game's live tail hands over, each entry redacted for the subscriber's seat. It ends
  * after the entry that ends the game, at once when a finished game has nothing after `after`, and
  * at once when it is returned (the client completes it, its socket closes) or its signal aborts.
+ * `started` is called once it knows where it starts (LiveTails.follow).
  */
 export function followGameLog(
   prisma: PrismaService,
@@ -33,6 +34,7 @@ export function followGameLog(
   viewerId: string,
   after: number,
   signal?: AbortSignal,
+  started?: () => void,
 ): AsyncIterableIterator<GameLogEntry> {
   return untilReturned(async function* (ended) {
     let seat: number | null = null;
@@ -46,7 +48,7 @@ export function followGameLog(
       seat = game.seats[0]?.seat ?? null;
       // Everything of a finished game is committed: its backlog is all there is.
       return { after, live: game.status !== 'finished' };
-    });
+    }, started);
     for await (const row of rows) {
       const entry = logEntryView(row, seat);
       yield entry;

@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { wsClient, type WsClient } from '../../../../test/graphql-ws.js';
+import { metricValue } from '../../../../test/metrics.js';
+import { waitFor } from '../../../../test/wait.js';
 import { LiveConnections } from '../auth/live-connections.js';
 import { loadConfig } from '../config/app-config.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { GameFollowers } from './game-followers.js';
 import { GameLogBus } from './game-log-bus.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY, type TestPlayer } from './games.test-kit.js';
 
@@ -74,14 +75,13 @@ function follow(client: Client, gameId: string, after: number) {
   return state;
 }
 
-/** Waits until `condition` holds, checking every 10 ms; fails after `ms`. */
-async function waitFor(condition: () => boolean, ms = 3000, what = 'the condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/**
+ * Followers of games, and games with a tail, on this process's servers (what /metrics reports):
+ * the tests of this file run one at a time, so a change from a value read before is this test's.
+ */
+const gameFollowers = () => metricValue('mizerka_live_tail_followers', { tail: 'game' });
+const gameTails = () => metricValue('mizerka_live_tails', { tail: 'game' });
+const gameTailReads = () => metricValue('mizerka_live_tail_reads_total', { tail: 'game' });
 
 async function move(app: TestApp, seated: TestPlayer[], gameId: string, random: (n: number) => number): Promise<number> {
   const turn = await app.gql(TURN_QUERY, { id: gameId });
@@ -100,21 +100,24 @@ describe('followers of a game', () => {
     const gameId = await startGame(t, seated, 'short');
     const random = rng(5);
     await move(t, seated, gameId, random);
-    const followers = t.app.get(GameFollowers);
-    const bus = t.app.get(GameLogBus);
+    // What wakes the game's tail: one listener while it runs.
+    const wake = t.app.get(GameLogBus).wakes(gameId);
+    const listening = () => wake.emitter.listenerCount(wake.event);
+    const before = { followers: await gameFollowers(), tails: await gameTails() };
 
     // 20 sockets: seat 0 on ten of them, a spectator on the other ten.
     const [watcher] = await players(t, 1, 'hubw');
     const sockets = Array.from({ length: 20 }, (_, i) => connect(t, i < 10 ? seated[0].token : watcher.token));
     const streams = sockets.map((socket) => follow(socket, gameId, 0));
-    await waitFor(() => followers.followers(gameId) === 20 && streams.every((s) => s.entries.length === 2), 5000, '20 followers');
-    expect(bus.listeners(gameId)).toBe(1); // one per game, not one per follower
+    await waitFor(async () => streams.every((s) => s.entries.length === 2) && (await gameFollowers()) === before.followers + 20, '20 followers', { timeout: 5000 });
+    expect(await gameTails()).toBe(before.tails + 1); // one per game, not one per follower
+    expect(listening()).toBe(1);
 
-    const readsBefore = followers.reads;
+    const readsBefore = await gameTailReads();
     let version = 2;
     for (let i = 0; i < 3; i++) version = await move(t, seated, gameId, random);
-    await waitFor(() => streams.every((s) => s.entries.at(-1)?.seq === version), 3000, 'every follower to get the moves');
-    expect(followers.reads - readsBefore).toBe(3); // one shared read per move, for 20 followers
+    await waitFor(() => streams.every((s) => s.entries.at(-1)?.seq === version), 'every follower to get the moves', { timeout: 3000 });
+    expect((await gameTailReads()) - readsBefore).toBe(3); // one shared read per move, for 20 followers
 
     for (const [i, stream] of streams.entries()) {
       expect(stream.entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
@@ -127,7 +130,11 @@ describe('followers of a game', () => {
     // The sockets go away: every follower leaves the hub at once, not after a poll interval.
     const closedAt = Date.now();
     await Promise.all(sockets.map((socket) => socket.dispose()));
-    await waitFor(() => followers.followers(gameId) === 0 && bus.listeners(gameId) === 0, 1000, 'all followers to detach');
+    await waitFor(
+      async () => (await gameFollowers()) === before.followers && (await gameTails()) === before.tails && listening() === 0,
+      'all followers to detach',
+      { timeout: 1000 },
+    );
     expect(Date.now() - closedAt).toBeLessThan(1000);
     expect(t.app.get(LiveConnections).socketsOf(seated[0].id)).toBe(0);
   });
@@ -135,20 +142,21 @@ describe('followers of a game', () => {
   it('completes a subscription to a finished game resumed at its last seq', async () => {
     const seated = await players(t, 3, 'fin');
     const gameId = await startGame(t, seated, 'short');
+    const before = await gameFollowers();
     const resigned = await t.gql('mutation($input: ResignInput!) { resign(input: $input) { version } }', { input: { gameId } }, seated[1].token);
     expect(resigned.errors).toBeUndefined();
     const last = resigned.data!.resign.version as number;
 
     const all = follow(connect(t, seated[0].token), gameId, 0);
-    await waitFor(() => all.completed, 3000, 'the full log to complete');
+    await waitFor(() => all.completed, 'the full log to complete', { timeout: 3000 });
     expect(all.entries.at(-1)!.seq).toBe(last);
 
     // The documented resume pattern: reconnect with the last seq received.
     const resumed = follow(connect(t, seated[0].token), gameId, last);
-    await waitFor(() => resumed.completed, 3000, 'the resumed subscription to complete');
+    await waitFor(() => resumed.completed, 'the resumed subscription to complete', { timeout: 3000 });
     expect(resumed.entries).toEqual([]);
     expect(resumed.error).toBeUndefined();
-    await waitFor(() => t.app.get(GameFollowers).followers(gameId) === 0, 1000, 'no follower left');
+    await waitFor(async () => (await gameFollowers()) === before, 'no follower left', { timeout: 1000 });
   });
 
   it('ends a revoked token’s subscription at once, and no private card reaches it afterwards', async () => {
@@ -163,30 +171,31 @@ describe('followers of a game', () => {
     expect(second.errors).toBeUndefined();
     const leaked = second.data!.createApiToken;
 
+    const before = await gameFollowers();
     const socket = connect(t, leaked.token);
     const revokedStream = follow(socket, gameId, 0);
     const control = follow(connect(t, seated[0].token), gameId, 0);
-    await waitFor(() => revokedStream.entries.length === 1 && control.entries.length === 1, 3000, 'both followers');
+    await waitFor(() => revokedStream.entries.length === 1 && control.entries.length === 1, 'both followers', { timeout: 3000 });
     expect(revokedStream.entries[0].events[0].hand).toHaveLength(6); // the seat's private cards
 
     const revoke = await t.gql('mutation($id: ID!) { revokeApiToken(id: $id) { revokedAt } }', { id: leaked.apiToken.id }, seated[0].token);
     expect(revoke.errors).toBeUndefined();
     // Closed by the server as the revoke returns, with the code for a bad token.
-    await waitFor(() => socket.closes.length > 0, 1000, 'the revoked socket to close');
+    await waitFor(() => socket.closes.length > 0, 'the revoked socket to close', { timeout: 1000 });
     expect(socket.closes[0].code).toBe(4401);
     expect(socket.closes[0].reason).toMatch(/UNAUTHENTICATED.*revoked/);
-    await waitFor(() => t.app.get(GameFollowers).followers(gameId) === 1, 1000, 'the revoked follower to leave');
+    await waitFor(async () => (await gameFollowers()) === before + 1, 'the revoked follower to leave', { timeout: 1000 });
 
     // The game goes on; the control follower gets each entry from the same shared read.
     let version = 1;
     for (let i = 0; i < 3; i++) version = await move(t, seated, gameId, random);
-    await waitFor(() => control.entries.at(-1)?.seq === version, 3000, 'the control follower');
+    await waitFor(() => control.entries.at(-1)?.seq === version, 'the control follower', { timeout: 3000 });
     expect(revokedStream.entries.map((e) => e.seq)).toEqual([1]);
 
     // And the token cannot come back on a new socket.
     const again = connect(t, leaked.token);
     const refused = follow(again, gameId, 0);
-    await waitFor(() => again.closes.length > 0, 3000, 'the new socket to be refused');
+    await waitFor(() => again.closes.length > 0, 'the new socket to be refused', { timeout: 3000 });
     expect(refused.entries).toEqual([]);
   });
 });
@@ -206,10 +215,10 @@ describe('a revoke made on another instance', () => {
       const { token, apiToken } = made.data!.createApiToken;
       const socket = connect(other, token);
       const stream = follow(socket, gameId, 0);
-      await waitFor(() => stream.entries.length === 1, 3000, 'the subscription on the other instance');
+      await waitFor(() => stream.entries.length === 1, 'the subscription on the other instance', { timeout: 3000 });
       const revoked = await t.gql('mutation($id: ID!) { revokeApiToken(id: $id) { revokedAt } }', { id: apiToken.id }, seated[0].token);
       expect(revoked.errors).toBeUndefined();
-      await waitFor(() => socket.closes.length > 0, 8000, 'the other instance to close the socket');
+      await waitFor(() => socket.closes.length > 0, 'the other instance to close the socket', { timeout: 8000 });
       expect(socket.closes[0].code).toBe(4401);
       expect(socket.closes[0].reason).toMatch(/revoked/);
     } finally {
@@ -230,13 +239,14 @@ describe('expiring tokens', () => {
     const { token, apiToken } = made.data!.createApiToken;
     // Not used yet, so not cached: bring its expiry close.
     await t.app.get(PrismaService).apiToken.update({ where: { id: apiToken.id }, data: { expiresAt: new Date(Date.now() + 1500) } });
+    const before = await gameFollowers();
     const socket = connect(t, token);
     const stream = follow(socket, gameId, 0);
-    await waitFor(() => stream.entries.length === 1, 3000, 'the subscription');
-    await waitFor(() => socket.closes.length > 0, 4000, 'the socket to close at expiry');
+    await waitFor(() => stream.entries.length === 1, 'the subscription', { timeout: 3000 });
+    await waitFor(() => socket.closes.length > 0, 'the socket to close at expiry', { timeout: 4000 });
     expect(socket.closes[0].code).toBe(4401);
     expect(socket.closes[0].reason).toMatch(/expired/);
-    await waitFor(() => t.app.get(GameFollowers).followers(gameId) === 0, 1000, 'the follower to leave');
+    await waitFor(async () => (await gameFollowers()) === before, 'the follower to leave', { timeout: 1000 });
   });
 });
 
@@ -249,13 +259,13 @@ describe('caps on live subscriptions', () => {
     const second = connect(tight, p.token);
     // Each with a subscription, so that neither is idle.
     const streams = [follow(first, gameId, 0), follow(second, gameId, 0)];
-    await waitFor(() => streams.every((s) => s.entries.length === 1), 3000, 'two sockets');
+    await waitFor(() => streams.every((s) => s.entries.length === 1), 'two sockets', { timeout: 3000 });
     const third = connect(tight, p.token, false);
-    await waitFor(() => third.closes.length > 0, 3000, 'the third socket to be refused');
+    await waitFor(() => third.closes.length > 0, 'the third socket to be refused', { timeout: 3000 });
     expect(third.closes[0].code).toBe(4429);
     expect(third.closes[0].reason).toMatch(/RATE_LIMITED.*WS_MAX_SOCKETS_PER_PLAYER/);
     await Promise.all([first.dispose(), second.dispose()]);
-    await waitFor(() => tight.app.get(LiveConnections).socketsOf(p.id) === 0, 1000, 'the sockets to be let go');
+    await waitFor(() => tight.app.get(LiveConnections).socketsOf(p.id) === 0, 'the sockets to be let go', { timeout: 1000 });
   });
 
   it('refuses subscriptions beyond WS_MAX_SUBSCRIPTIONS_PER_SOCKET and per player with RATE_LIMITED', async () => {
@@ -264,23 +274,23 @@ describe('caps on live subscriptions', () => {
     const a = connect(tight, seated[0].token);
     const b = connect(tight, seated[0].token);
     const onA = [follow(a, gameId, 0), follow(a, gameId, 0)];
-    await waitFor(() => onA.every((s) => s.entries.length === 1), 3000, 'two subscriptions on one socket');
+    await waitFor(() => onA.every((s) => s.entries.length === 1), 'two subscriptions on one socket', { timeout: 3000 });
     const thirdOnA = follow(a, gameId, 0);
-    await waitFor(() => thirdOnA.error !== undefined, 3000, 'the third subscription on the socket to be refused');
+    await waitFor(() => thirdOnA.error !== undefined, 'the third subscription on the socket to be refused', { timeout: 3000 });
     expect(errorCode(thirdOnA.error)).toMatch(/RATE_LIMITED/);
     expect(errorCode(thirdOnA.error)).toMatch(/WS_MAX_SUBSCRIPTIONS_PER_SOCKET/);
 
     const onB = follow(b, gameId, 0);
-    await waitFor(() => onB.entries.length === 1, 3000, 'a third subscription of the player');
+    await waitFor(() => onB.entries.length === 1, 'a third subscription of the player', { timeout: 3000 });
     const fourth = follow(b, gameId, 0);
-    await waitFor(() => fourth.error !== undefined, 3000, 'the fourth subscription of the player to be refused');
+    await waitFor(() => fourth.error !== undefined, 'the fourth subscription of the player to be refused', { timeout: 3000 });
     expect(errorCode(fourth.error)).toMatch(/RATE_LIMITED/);
     expect(errorCode(fourth.error)).toMatch(/WS_MAX_SUBSCRIPTIONS_PER_PLAYER/);
 
     // Completing one frees its place.
     onA[0].stop();
     const fifth = follow(a, gameId, 0);
-    await waitFor(() => fifth.entries.length === 1 || fifth.error !== undefined, 3000, 'a subscription after one ended');
+    await waitFor(() => fifth.entries.length === 1 || fifth.error !== undefined, 'a subscription after one ended', { timeout: 3000 });
     expect(fifth.error).toBeUndefined();
     await Promise.all([a.dispose(), b.dispose()]);
   });
@@ -302,7 +312,7 @@ describe('caps on live subscriptions', () => {
   it('closes a socket with no subscription after WS_IDLE_SECONDS (4408)', async () => {
     const [p] = await players(tight, 1, 'idle');
     const idle = connect(tight, p.token, false);
-    await waitFor(() => idle.closes.length > 0, 4000, 'the idle socket to close');
+    await waitFor(() => idle.closes.length > 0, 'the idle socket to close', { timeout: 4000 });
     expect(idle.closes[0].code).toBe(4408);
     expect(tight.app.get(LiveConnections).socketsOf(p.id)).toBe(0);
   });

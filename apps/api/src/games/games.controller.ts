@@ -49,7 +49,8 @@ export class GamesController {
     description:
       'Server-sent events: the log after `after`, then each entry as it is committed, as the caller may see it ' +
       '(like the gameLog subscription): `id: <seq>`, `event: <kind>`, `data: <GameLogEntry as JSON>`; ends after the ' +
-      'last entry of a finished game, and answers 204 when a finished game has nothing after `after`.',
+      'last entry of a finished game, and answers 204 when a finished game has nothing after `after`. A `: ready` comment line ' +
+      'says the stream follows (whatever is committed after it reaches the stream).',
   })
   stream(
     @Param('id', ParseUuidPipe) id: string,
@@ -62,7 +63,7 @@ export class GamesController {
     return this.streams.serve(
       res,
       viewer,
-      (signal) => this.games.followStream(id, viewer, after, signal),
+      (signal, started) => this.games.followStream(id, viewer, after, signal, started),
       (entry) => ({ id: String(entry.seq), event: entry.kind, data: entry }),
     );
   }

@@ -241,8 +241,8 @@ export class GamesService {
    * and at once when `signal` aborts or the stream is returned. A follower that reconnects passes
    * the last seq it got. Followers of one game share one read per new entry (GameFollowers).
    */
-  follow(gameId: string, viewer: AuthenticatedPlayer, afterSeq: number, signal?: AbortSignal): AsyncIterableIterator<GameLogEntry> {
-    return followGameLog(this.prisma, this.followers, gameId, viewer.id, afterSeq, signal);
+  follow(gameId: string, viewer: AuthenticatedPlayer, afterSeq: number, signal?: AbortSignal, started?: () => void): AsyncIterableIterator<GameLogEntry> {
+    return followGameLog(this.prisma, this.followers, gameId, viewer.id, afterSeq, signal, started);
   }
 
   /**
@@ -254,11 +254,12 @@ export class GamesService {
     viewer: AuthenticatedPlayer,
     afterSeq: number,
     signal?: AbortSignal,
+    started?: () => void,
   ): Promise<AsyncIterableIterator<GameLogEntry> | null> {
     const game = await this.prisma.game.findUnique({ where: { id: gameId }, select: { status: true, version: true } });
     if (!game) throw notFound('Game');
     if (game.status === 'finished' && afterSeq >= game.version) return null;
-    return this.follow(gameId, viewer, afterSeq, signal);
+    return this.follow(gameId, viewer, afterSeq, signal, started);
   }
 
   /** The mizerka-record/1 of a finished game. Not before: the decks (and seeds) are secret until then. */

@@ -31,7 +31,8 @@ export class InboxController {
   @ApiOkResponse({
     description:
       "Server-sent events: the caller's feed after the given id (else from now on), then each event as it is committed. " +
-      'Each event is `id: <event id>`, `event: <type>`, `data: <FeedEvent as JSON>`; a comment line keeps an idle stream alive.',
+      'Each event is `id: <event id>`, `event: <type>`, `data: <FeedEvent as JSON>`; a `: ready` comment line says the stream follows ' +
+      '(whatever is committed after it reaches the stream), and a `: keep-alive` comment line keeps an idle stream alive.',
   })
   events(
     @CurrentPlayer() caller: AuthenticatedPlayer,
@@ -43,7 +44,7 @@ export class InboxController {
       res,
       caller,
       // Inside the stream's admission (its caps) and before its headers: a refused id is a 400.
-      async (signal) => this.inbox.follow(caller, await this.inbox.resumeFrom(caller, lastEventId, query.after), signal),
+      async (signal, started) => this.inbox.follow(caller, await this.inbox.resumeFrom(caller, lastEventId, query.after), signal, started),
       (event) => ({ id: event.id, event: event.type, data: feedEventData(event) }),
     );
   }

@@ -79,8 +79,8 @@ export class InboxService {
    * committed; ends when `signal` aborts or the stream is returned. The player's streams on this
    * instance share one follower (PlayerFollowers).
    */
-  follow(player: AuthenticatedPlayer, after: FeedCursor | null, signal?: AbortSignal): AsyncIterableIterator<FeedEvent> {
-    return followFeed(this.followers, (playerId) => this.tail(playerId), player.id, after, signal);
+  follow(player: AuthenticatedPlayer, after: FeedCursor | null, signal?: AbortSignal, started?: () => void): AsyncIterableIterator<FeedEvent> {
+    return followFeed(this.followers, (playerId) => this.tail(playerId), player.id, after, signal, started);
   }
 
   private seatsOf(gameIds: string[]) {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 vi.setConfig({ testTimeout: 30_000 });
 import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { wsClient } from '../../../../test/graphql-ws.js';
+import { metricValue } from '../../../../test/metrics.js';
 import { waitFor } from '../../../../test/wait.js';
 import { LiveConnections } from '../auth/live-connections.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY, type TestPlayer } from '../games/games.test-kit.js';
@@ -168,9 +169,6 @@ function connect(token: string): Client {
 
 function follow(client: Client, after: string | null, count: number) {
   const got: { id: string; type: string; payload: { name: string }; lobbyId: string | null; gameId: string | null; seq: number | null }[] = [];
-  let subscribed!: () => void;
-  const acked = new Promise<void>((resolve) => (subscribed = resolve));
-  client.on('connected', () => setTimeout(subscribed, 50));
   const done = new Promise<typeof got>((resolve, reject) => {
     const stop = client.subscribe<{ myEvents: (typeof got)[number] }>(
       { query: 'subscription($after: String) { myEvents(after: $after) { id type gameId lobbyId seq payload createdAt } }', variables: { after } },
@@ -188,8 +186,11 @@ function follow(client: Client, after: string | null, count: number) {
       },
     );
   });
-  return { done, acked };
+  return { done };
 }
+
+/** Streams of players' feeds following on this process's servers (each once it knows where it starts). */
+const feedFollowers = () => metricValue('mizerka_live_tail_followers', { tail: 'feed' });
 
 /** The errors a myEvents subscription is refused with; its first event instead fails the test. */
 function refusal(client: Client, after: string): Promise<readonly { message: string; extensions?: Record<string, unknown> }[]> {
@@ -209,10 +210,11 @@ describe('the myEvents subscription', () => {
   it('delivers the backlog after an id, then live events, in order; without an id only new ones', async () => {
     const [p] = await players(t, 1, 'evsub');
     await addEvents(t, p.id, 3, 0);
+    const before = await feedFollowers();
     const first = follow(connect(p.token), await firstId(t, p.id), 4);
     const fromNow = follow(connect(p.token), null, 2);
-    await Promise.all([first.acked, fromNow.acked]);
-    await new Promise((r) => setTimeout(r, 100)); // both caught up and following
+    // Both know where they start: what is committed from now on reaches them.
+    await waitFor(async () => (await feedFollowers()) === before + 2, 'both subscriptions to follow');
     await addEvents(t, p.id, 2, 3);
     const all = await first.done;
     expect(all.map((e) => e.payload.name)).toEqual(['n1', 'n2', 'n3', 'n4']);
@@ -259,30 +261,37 @@ describe('GET /api/v1/me/events', () => {
     expect(names(await byQuery.take(1))).toEqual(['n5']);
     // Without an id: only what comes from now on.
     const fromNow = await sse(t, '/api/v1/me/events', p.token);
-    await new Promise((r) => setTimeout(r, 100));
+    expect(s.comments[0]).toBe('ready'); // the first stream said so before its first event
+    await fromNow.ready();
     await addEvents(t, p.id, 1, 6);
     expect(names(await fromNow.take(1))).toEqual(['n6']);
   });
 
   it('shares one follower between a player\'s streams', async () => {
     const [p] = await players(t, 1, 'ssesh');
-    const { PlayerFollowers } = await import('./player-followers.js');
-    const followers = t.app.get(PlayerFollowers);
+    const feed = (name: string, labels: Record<string, string> = {}) => metricValue(name, { tail: 'feed', ...labels });
+    const before = { followers: await feed('mizerka_live_tail_followers'), tails: await feed('mizerka_live_tails') };
     const a = await sse(t, '/api/v1/me/events', p.token);
     const b = await sse(t, '/api/v1/me/events', p.token);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(followers.followers(p.id)).toBe(2);
-    const before = { reads: followers.reads, found: followers.found };
+    await Promise.all([a.ready(), b.ready()]);
+    expect(await feed('mizerka_live_tail_followers')).toBe(before.followers + 2);
+    expect(await feed('mizerka_live_tails')).toBe(before.tails + 1);
+    const read = { all: await feed('mizerka_live_tail_reads_total'), found: await feed('mizerka_live_tail_reads_total', { result: 'found' }) };
     await addEvents(t, p.id, 1);
     expect(names(await a.take(1))).toEqual(['n0']);
     expect(names(await b.take(1))).toEqual(['n0']);
     // One shared read found the event for both streams; any other read found nothing (a retry
-    // while the feed's horizon lags behind a transaction elsewhere on the server).
-    expect(followers.found - before.found).toBe(1);
-    expect(followers.reads - before.reads).toBeGreaterThanOrEqual(1);
+    // while the feed's horizon lags behind a transaction elsewhere on the server, another
+    // player's poll).
+    expect((await feed('mizerka_live_tail_reads_total', { result: 'found' })) - read.found).toBe(1);
+    expect((await feed('mizerka_live_tail_reads_total')) - read.all).toBeGreaterThanOrEqual(1);
     a.close();
     b.close();
-    await expect.poll(() => followers.followers(p.id)).toBe(0);
+    // Both leave, and the player's tail with them.
+    await waitFor(
+      async () => (await feed('mizerka_live_tail_followers')) === before.followers && (await feed('mizerka_live_tails')) === before.tails,
+      'both streams and their tail to leave',
+    );
   });
 
   it('refuses a missing or unknown token (401) and a bad event id (400 naming the field)', async () => {

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { LiveTails } from '../common/live-tail.js';
+import { HORIZON_RETRY_MS, LiveTails } from '../common/live-tail.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { FeedCursor, FeedEvent } from '../player-events/feed.js';
 import { PlayerEventsService } from '../player-events/player-events.service.js';
@@ -10,14 +10,6 @@ import { PlayerFeedBus } from '../player-events/player-feed-bus.js';
 const READ_PAGE = 200;
 /** The most events a stream's own read of its backlog asks for (the next page when it is taken). */
 const CATCH_UP_PAGE = 100;
-/**
- * A feed read sees only what is below the oldest running transaction, so right after a commit
- * it may not yet see the new row while an older transaction is still open: a read that a notice
- * asked for and that did not reach the noticed transaction is repeated after these pauses (about
- * 2 s in all, far longer than a move's transaction), then left to the poll. The webhook fan-out
- * waits on the same schedule.
- */
-export const NOTICE_RETRY_MS: readonly number[] = [1, 2, 4, 8, 16, 25, ...Array<number>(78).fill(25)];
 const logger = new Logger('PlayerFollowers');
 
 /** (tx, id) order: is `a` after `b`? */
@@ -30,12 +22,13 @@ export function isAfter(a: FeedCursor, b: FeedCursor): boolean {
  * instance, like GameFollowers does per game: woken by the PlayerFeedBus after a commit, it reads
  * the feed after the last event it handed out, once, and hands the events to every stream. A
  * slow poll (FEED_POLL_MS) is the safety net for a lost notice or a commit on another instance;
- * a notice names its transaction, and the tail reads until it has passed it (NOTICE_RETRY_MS).
+ * a notice names its transaction, and the tail reads until it has passed it (HORIZON_RETRY_MS).
  */
 @Injectable()
 export class PlayerFollowers extends LiveTails<FeedCursor, FeedEvent> implements OnModuleDestroy {
   constructor(events: PlayerEventsService, bus: PlayerFeedBus, config: ConfigService<AppConfig, true>) {
     super({
+      name: 'feed',
       read: (playerId, after, limit) => events.feed(playerId, after, limit),
       position: (event) => event.cursor,
       isAfter,
@@ -46,7 +39,7 @@ export class PlayerFollowers extends LiveTails<FeedCursor, FeedEvent> implements
       notice: {
         // The notice's transaction: read until past every event of it (ids start at 1).
         mark: ([tx]) => (typeof tx === 'bigint' ? { tx, id: 0n } : null),
-        retryMs: NOTICE_RETRY_MS,
+        retryMs: HORIZON_RETRY_MS,
       },
       failed: (playerId, error) =>
         logger.warn(`reading the feed of player ${playerId} failed: ${error instanceof Error ? error.message : String(error)}`),

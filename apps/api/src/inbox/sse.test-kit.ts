@@ -18,6 +18,8 @@ export interface SseStream {
   /** `count` events, failing after `timeoutMs`. */
   take(count: number, timeoutMs?: number): Promise<SseFrame[]>;
   comments: string[];
+  /** Resolves at the server's `: ready` (the stream follows: what is committed from now on reaches it); fails after `timeoutMs` or when the stream ends first. */
+  ready(timeoutMs?: number): Promise<void>;
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
   close(): void;
@@ -109,6 +111,21 @@ export async function openSse(url: string, headers: Record<string, string> = {})
       return out;
     },
     comments,
+    ready: async (timeoutMs = 5_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!comments.includes('ready')) {
+        if (done) throw new Error('the stream ended before saying it was ready');
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`no ": ready" within ${timeoutMs} ms`);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left);
+          waiters.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+    },
     ended,
     close: () => abort.abort(),
   };

@@ -121,3 +121,50 @@ new Gauge({
     this.set([...live].reduce((n, source) => n + source.subscriptions(), 0));
   },
 });
+
+export const liveTailReads = new Counter({
+  name: 'mizerka_live_tail_reads_total',
+  help: "Shared reads of the live tails (one statement each, for every follower of a game or player on the instance), by tail (game, feed) and whether they found anything (found, empty)",
+  labelNames: ['tail', 'result'] as const,
+  registers: [registry],
+});
+
+/** What the live-tail gauges count: the LiveTails of each application in the process. */
+interface TailSource {
+  readonly name: string;
+  /** Keys (games, players) with a tail running. */
+  tails(): number;
+  /** Streams following them, each past its start. */
+  following(): number;
+}
+const tails = new Set<TailSource>();
+
+export function watchTails(source: TailSource): () => void {
+  tails.add(source);
+  return () => tails.delete(source);
+}
+
+const byTail = (gauge: Gauge<'tail'>, pick: (source: TailSource) => number) => {
+  gauge.reset();
+  for (const source of tails) gauge.inc({ tail: source.name }, pick(source));
+};
+
+new Gauge({
+  name: 'mizerka_live_tails',
+  help: 'Games and players with a live tail on this instance (one shared read per new batch, for all their followers), by tail (game, feed)',
+  labelNames: ['tail'] as const,
+  registers: [registry],
+  collect() {
+    byTail(this, (source) => source.tails());
+  },
+});
+
+new Gauge({
+  name: 'mizerka_live_tail_followers',
+  help: 'Streams (subscriptions, server-sent event streams) following a live tail, once they know where they start, by tail (game, feed)',
+  labelNames: ['tail'] as const,
+  registers: [registry],
+  collect() {
+    byTail(this, (source) => source.following());
+  },
+});

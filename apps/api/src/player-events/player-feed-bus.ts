@@ -55,10 +55,6 @@ export class PlayerFeedBus {
   wakesAll(): WakeSource {
     return { emitter: this.emitter, event: ANY };
   }
-
-  listeners(playerId: string): number {
-    return this.emitter.listenerCount(playerId);
-  }
 }
 
 const ANY = Symbol('any player');

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { wakeUps } from '../common/live-tail.js';
+import { HORIZON_RETRY_MS, wakeUps } from '../common/live-tail.js';
 import { queryRows } from '../common/sql-query.js';
 import type { AppConfig } from '../config/app-config.js';
 import { PlayerFeedBus } from '../player-events/player-feed-bus.js';
@@ -24,8 +24,6 @@ export const OVERDUE_MS = 5 * 60_000;
 /** Endpoints, and deliveries per endpoint, queued again by one sweep at most (the next takes the rest). */
 const RESCUE_ENDPOINTS = 200;
 const RESCUE_DELIVERIES = 500;
-/** A noticed transaction not yet below the feed's horizon: look again after these waits (ms). */
-const HORIZON_RETRIES_MS: readonly number[] = [2, 5, 10, 20, 50, 100];
 
 /** What one fan-out statement did. */
 export interface FanOut {
@@ -108,6 +106,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       while (!signal.aborted) {
         const now = Date.now();
         const all = now >= sweepAt;
+        // Only a retry is due: its commit was heard already, so it does not wait for others to join it.
+        const retryOnly = !all && noticed.size === 0 && retry !== null && now >= retry.at;
         if (retry && now >= retry.at) {
           for (const id of retry.players) if (!noticed.has(id)) noticed.set(id, null);
           retry = null;
@@ -116,7 +116,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
           hear(await wakes.wait(Math.max(0, Math.min(sweepAt, retry?.at ?? Infinity) - now)));
           continue;
         }
-        await sleep(WAKE_DELAY_MS, undefined, { signal, ref: false }).catch(() => undefined);
+        if (!retryOnly) await sleep(WAKE_DELAY_MS, undefined, { signal, ref: false }).catch(() => undefined);
         hear(await wakes.heard());
         if (signal.aborted) return;
         if (all) sweepAt = Date.now() + this.settings.sweepMs;
@@ -153,7 +153,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   /**
    * A noticed commit whose transaction is not below the horizon yet (an older transaction was still
-   * running) was not read: look again shortly, a few times, as the streams do; the sweep is the net.
+   * running) was not read: look again on the streams' schedule (HORIZON_RETRY_MS); the sweep is the net.
    */
   private behindHorizon(noticed: Map<string, bigint | null>, horizon: bigint | null): { players: string[]; waitMs: number } | null {
     if (horizon === null || this.stopped) return null;
@@ -167,7 +167,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         continue;
       }
       const tries = before && before.tx === want ? before.tries + 1 : 0;
-      const delay = HORIZON_RETRIES_MS[tries];
+      const delay = HORIZON_RETRY_MS[tries];
       if (delay === undefined) {
         this.awaited.delete(id);
         continue;
