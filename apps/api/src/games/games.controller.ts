@@ -12,6 +12,7 @@ import { GamesService } from './games.service.js';
 import { GameEventLog } from './models/event-view.model.js';
 import { GameView } from './models/game.model.js';
 import { GameRecordModel } from './models/record.model.js';
+import { RequireScope } from '../auth/scopes.js';
 
 @ApiTags('games')
 @ApiBearerAuth()
@@ -51,6 +52,7 @@ export class GamesController {
       '(like the gameLog subscription): `id: <seq>`, `event: <kind>`, `data: <GameLogEntry as JSON>`; ends after the ' +
       'last entry of a finished game, and answers 204 when a finished game has nothing after `after`.',
   })
+  @RequireScope('read')
   stream(
     @Param('id', ParseUuidPipe) id: string,
     @Query() query: LogStreamQuery,
