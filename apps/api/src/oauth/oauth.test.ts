@@ -210,6 +210,16 @@ describe('OAuth apps', () => {
     const byApp = await t.gql(APPROVE, { id }, granted.body.access_token);
     expect(byApp.errors?.[0].extensions?.code).toBe('FORBIDDEN');
     expect((await t.gql(REQUEST, { id }, granted.body.access_token)).errors?.[0].extensions?.code).toBe('FORBIDDEN');
+
+    // Granted read and webhooks only: it reads and manages webhooks, and may not play.
+    const narrow = pkce();
+    const hooks = await trade(clientId, await codeFor(user.token, clientId, narrow.challenge, 'webhooks read'), narrow.verifier);
+    expect(hooks.body.scope).toBe('read webhooks');
+    expect((await t.gql('{ me { id } }', {}, hooks.body.access_token)).data?.me.id).toBe(user.id);
+    const lobby = await t.gql('mutation { createLobby(input: { preset: "short" }) { id } }', {}, hooks.body.access_token);
+    expect(lobby.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect(lobby.errors?.[0].message).toMatch(/"play"/);
+    expect((await t.gql('{ myWebhookEndpoints { hasMore } }', {}, hooks.body.access_token)).errors).toBeUndefined();
   });
 
   it('refuses a wrong verifier, another redirect_uri, an expired code, and a code used twice (revoking its grant)', async () => {
