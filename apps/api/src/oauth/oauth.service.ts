@@ -254,9 +254,32 @@ export class OAuthService {
     const app = clientId.length <= 64 ? await this.prisma.oAuthApp.findUnique({ where: { clientId }, select: { id: true } }) : null;
     if (!app) throw new OAuthError('invalid_client', 'Unknown client_id', 401);
     const hash = hashToken(code);
-    const [used] = code.length <= 200 ? await queryRows(this.prisma, useCodeSql(hash)) : [];
-    if (!used) {
-      const [known] = code.length <= 200 ? await queryRows(this.prisma, usedCodeSql(hash)) : [];
+    if (code.length > 200) throw new OAuthError('invalid_grant', 'Unknown authorization code');
+    // One transaction from using the code to the grant: a second use at the same moment waits on
+    // the code's row, then finds it used and the grant made from it, which it ends.
+    const outcome = await this.prisma.$transaction(async (tx) => {
+      const [used] = await queryRows(tx, useCodeSql(hash));
+      if (!used) return { kind: 'not taken' as const };
+      const refusal =
+        used.client_id !== clientId
+          ? 'This authorization code was issued to another client'
+          : used.expires_at.getTime() <= Date.now()
+            ? 'This authorization code has expired'
+            : used.redirect_uri !== redirectUri
+              ? 'redirect_uri differs from the authorization request’s'
+              : !verifierMatches(verifier, used.code_challenge)
+                ? 'code_verifier does not match the code_challenge (S256)'
+                : null;
+      // Refused, the code stays used (committed): it was shown to someone it does not belong to.
+      if (refusal) return { kind: 'refused' as const, refusal };
+      const tokens = await this.sessions.start({ playerId: used.player_id, method: 'oauth', scopes: used.scopes, userAgent }, tx);
+      await tx.authSession.update({ where: { id: tokens.session.id }, data: { oauthAppId: used.app_id }, select: { id: true } });
+      await tx.oAuthCode.update({ where: { id: used.id }, data: { sessionId: tokens.session.id }, select: { id: true } });
+      return { kind: 'granted' as const, tokens };
+    });
+    if (outcome.kind === 'refused') throw new OAuthError('invalid_grant', outcome.refusal);
+    if (outcome.kind === 'not taken') {
+      const [known] = await queryRows(this.prisma, usedCodeSql(hash));
       if (known) {
         // A code used twice: someone else holds it. The grant made from it ends (RFC 6749 4.1.2).
         if (known.session_id) await this.sessions.end([known.session_id]);
@@ -264,16 +287,7 @@ export class OAuthService {
       }
       throw new OAuthError('invalid_grant', 'Unknown authorization code');
     }
-    if (used.client_id !== clientId) throw new OAuthError('invalid_grant', 'This authorization code was issued to another client');
-    if (used.expires_at.getTime() <= Date.now()) throw new OAuthError('invalid_grant', 'This authorization code has expired');
-    if (used.redirect_uri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request’s');
-    if (!verifierMatches(verifier, used.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge (S256)');
-    const started = await this.prisma.$transaction(async (tx) => {
-      const tokens = await this.sessions.start({ playerId: used.player_id, method: 'oauth', scopes: used.scopes, userAgent }, tx);
-      await tx.authSession.update({ where: { id: tokens.session.id }, data: { oauthAppId: used.app_id }, select: { id: true } });
-      await tx.oAuthCode.update({ where: { id: used.id }, data: { sessionId: tokens.session.id }, select: { id: true } });
-      return tokens;
-    });
+    const started = outcome.tokens;
     return answer(started);
   }
 

@@ -246,6 +246,14 @@ describe('OAuth apps', () => {
     // The grant made with it ends.
     expect((await t.gql('{ me { id } }', {}, first.body.access_token)).errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
 
+    // Two trades of one code at once: one pair, and the other use ends it.
+    const raced = await codeFor(user.token, clientId, challenge);
+    const both = await Promise.all([trade(clientId, raced, verifier), trade(clientId, raced, verifier)]);
+    const won = both.find((b) => b.status === 200);
+    expect(won).toBeDefined();
+    expect(both.filter((b) => b.body.error === 'invalid_grant')).toHaveLength(1);
+    expect((await t.gql('{ me { id } }', {}, won!.body.access_token)).errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+
     expect(await post('/oauth/token', { grant_type: 'password', client_id: clientId })).toMatchObject({ status: 400, body: { error: 'unsupported_grant_type' } });
     expect(await post('/oauth/token', { grant_type: 'authorization_code', client_id: clientId })).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: expect.stringMatching(/code/) } });
   });
