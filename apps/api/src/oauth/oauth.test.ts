@@ -5,6 +5,7 @@ import { loadConfig } from '../config/app-config.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY } from '../games/games.test-kit.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
+import { APPS_PER_PLAYER } from './oauth.service.js';
 import { redirectUriProblem, s256, verifierMatches } from './pkce.js';
 
 // Third-party apps: a registered public client goes through authorize → consent → code → token
@@ -298,5 +299,17 @@ describe('OAuth apps', () => {
     expect(bad.errors?.[0].extensions).toMatchObject({ code: 'BAD_INPUT', field: 'redirectUris' });
     const none = await t.gql(CREATE, { input: { name: 'X', redirectUris: [] } }, user.token);
     expect(none.errors?.[0].extensions?.code).toBe('BAD_INPUT');
+  });
+
+  it('keeps each player’s apps their own, at most APPS_PER_PLAYER of them', async () => {
+    const [owner, other] = [await person('oaLim'), await person('oaOth')];
+    const first = await registerApp(owner.token);
+    for (let i = 1; i < APPS_PER_PLAYER; i++) await registerApp(owner.token);
+    const over = await t.gql(CREATE, { input: { name: 'One more', redirectUris: [REDIRECT] } }, owner.token);
+    expect(over.errors?.[0].extensions).toMatchObject({ code: 'CONFLICT', limit: APPS_PER_PLAYER });
+    expect((await t.gql('{ myOAuthApps { clientId } }', {}, other.token)).data!.myOAuthApps).toEqual([]);
+    const stranger = await t.gql('mutation($c: String!) { deleteOAuthApp(clientId: $c) { clientId } }', { c: first }, other.token);
+    expect(stranger.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    expect((await t.gql('{ myOAuthApps { clientId } }', {}, owner.token)).data!.myOAuthApps).toHaveLength(APPS_PER_PLAYER);
   });
 });
