@@ -40,6 +40,18 @@ describe('the web client, served by the API', () => {
     expect(head.status).toBe(200);
   });
 
+  it('GET /oauth/consent is the app too, and no page of it may be framed (clickjacking its Approve)', async () => {
+    for (const path of ['/', '/oauth/consent?request=00000000-0000-4000-8000-000000000000']) {
+      const page = await fetch(`${t.baseUrl}${path}`);
+      expect(page.status, path).toBe(200);
+      expect(await page.text(), path).toContain('<div id="root">');
+      expect(page.headers.get('x-frame-options'), path).toBe('DENY');
+      const csp = page.headers.get('content-security-policy') ?? '';
+      expect(csp, path).toContain("frame-ancestors 'none'");
+      expect(csp, path).not.toContain("frame-ancestors 'self'");
+    }
+  });
+
   it('anything else is a 404 problem document, and the API keeps its paths', async () => {
     for (const path of ['/assets/missing-file.js', '/index.html', '/games/abc', '/assets/', '/favicon.ico']) {
       const response = await fetch(`${t.baseUrl}${path}`);

@@ -42,6 +42,7 @@ import { RatingsModule } from './ratings/ratings.module.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { rateLimitPlugin } from './rate-limit/rate-limit.plugin.js';
 import { ScoringModule } from './scoring/scoring.module.js';
+import { OAuthModule } from './oauth/oauth.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 
@@ -62,6 +63,7 @@ export const FEATURE_MODULES = [
   RatingsModule,
   HistoryModule,
   ProfilesModule,
+  OAuthModule,
 ];
 
 /** graphql-ws server options; Nest passes them through, though its type knows only some of them. */

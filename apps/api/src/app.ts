@@ -8,6 +8,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { AppModule } from './app.module.js';
+import { OAUTH_ROUTES } from './oauth/oauth.controller.js';
 import { bodyParsers, InputGuardPipe } from './common/input-limits.js';
 import { notFoundEverywhere } from './common/not-found.js';
 import { ProblemFilter } from './common/problem.filter.js';
@@ -52,7 +53,7 @@ export async function createApp(config: AppConfig, databaseUrl: string, logger: 
   applyWebSafety(app, config);
   // The web client's files, under helmet's headers and before the rate limit (a page load is not an API call).
   serveWebClient(app);
-  app.setGlobalPrefix(REST_PREFIX, { exclude: ['health', 'health/ready', 'metrics'] });
+  app.setGlobalPrefix(REST_PREFIX, { exclude: ['health', 'health/ready', 'metrics', ...OAUTH_ROUTES] });
   for (const parser of bodyParsers()) app.use(parser);
   // After the body is read (a scope entered before is lost in the body's stream events), before
   // any route or /graphql: the request's id for every log line, then its rate limit.

@@ -13,10 +13,10 @@ const LAYERS: string[][] = [
   // Under the features: registration counts against its address's budget.
   ['rate-limit'],
   ['players', 'health', 'player-events'],
-  ['games'],
+  ['games', 'sessions'],
   ['lobbies', 'moves', 'scoring'],
   ['clocks', 'inbox', 'webhooks', 'ratings', 'history', 'bots'],
-  ['profiles'],
+  ['profiles', 'oauth'],
 ];
 /**
  * Features whose folder has an index.ts: others import them only through it, or through pure.ts,

@@ -7,6 +7,7 @@ import { HistoryScreen } from './screens/History';
 import { JoinScreen } from './screens/Join';
 import { LobbiesScreen } from './screens/Lobbies';
 import { LobbyScreen } from './screens/Lobby';
+import { OAuthConsentScreen } from './screens/OAuthConsent';
 import { ReplayScreen } from './screens/Replay';
 import { ScoreSheetScreen } from './screens/ScoreSheet';
 import { SignInScreen } from './screens/SignIn';
@@ -40,6 +41,8 @@ function Screen({ route }: { route: Route }) {
       return <HistoryScreen />;
     case 'account':
       return <AccountScreen />;
+    case 'oauthConsent':
+      return <OAuthConsentScreen requestId={route.requestId} />;
   }
 }
 

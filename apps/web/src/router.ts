@@ -11,7 +11,8 @@ export type Route =
   | { screen: 'replay'; gameId: string }
   | { screen: 'turns' }
   | { screen: 'history' }
-  | { screen: 'account' };
+  | { screen: 'account' }
+  | { screen: 'oauthConsent'; requestId: string };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -45,10 +46,18 @@ export function navigate(to: string) {
   location.hash = to;
 }
 
+/** The consent page is a path of its own (GET /oauth/authorize sends apps' users to it); every other screen is a hash. */
+export function routeOf(where: Pick<Location, 'pathname' | 'search' | 'hash'>): Route {
+  if (where.pathname === '/oauth/consent' && where.hash.replace(/^#\/?/, '') === '') {
+    return { screen: 'oauthConsent', requestId: new URLSearchParams(where.search).get('request') ?? '' };
+  }
+  return parseRoute(where.hash);
+}
+
 export function useRoute(): Route {
-  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  const [route, setRoute] = useState(() => routeOf(location));
   useEffect(() => {
-    const update = () => setRoute(parseRoute(location.hash));
+    const update = () => setRoute(routeOf(location));
     window.addEventListener('hashchange', update);
     return () => window.removeEventListener('hashchange', update);
   }, []);

@@ -17,6 +17,12 @@ interface Res {
 }
 
 /**
+ * Paths that are the web client's page (index.html): / and the OAuth consent page, where
+ * GET /oauth/authorize sends the browser (`/oauth/consent?request=…`, a path apps' users see).
+ */
+const PAGES = new Set(['/', '/oauth/consent']);
+
+/**
  * The web client at / (its index.html) and /assets/* (hashed files, cached for good). Nothing
  * else: the client routes by the URL's hash, so every other unknown path stays a 404 problem
  * document. Without a build (dist/web/index.html missing) the server serves the API alone.
@@ -26,15 +32,22 @@ export function serveWebClient(app: NestExpressApplication, dir = WEB_CLIENT_DIR
   if (!existsSync(index)) return false;
   app.useStaticAssets(join(dir, 'assets'), { prefix: '/assets/', index: false, redirect: false, fallthrough: true, immutable: true, maxAge: '365d' });
   app.use((req: Req, res: Res, next: () => void) => {
-    if ((req.method === 'GET' || req.method === 'HEAD') && req.path === '/') {
+    if ((req.method === 'GET' || req.method === 'HEAD') && PAGES.has(req.path)) {
       // Always revalidated: a new build names new asset files.
       res.setHeader('cache-control', 'no-cache');
+      // Never inside another site's frame (clickjacking the consent page's Approve): helmet's
+      // SAMEORIGIN and frame-ancestors 'self' narrowed to none, as nothing of ours frames it either.
+      res.setHeader('x-frame-options', 'DENY');
       // Served over plain http (a phone opening http://<LAN address>:3000), helmet's
       // upgrade-insecure-requests would send the page's own scripts and API calls to https, where
       // nothing answers. Dropped for this page only, and only then; the rest of the policy stays.
       const policy = res.getHeader('content-security-policy');
-      if (!req.secure && typeof policy === 'string') {
-        res.setHeader('content-security-policy', policy.split(';').filter((d) => d.trim() !== 'upgrade-insecure-requests').join(';'));
+      if (typeof policy === 'string') {
+        const directives = policy
+          .split(';')
+          .filter((d) => req.secure || d.trim() !== 'upgrade-insecure-requests')
+          .map((d) => (d.trim().startsWith('frame-ancestors') ? "frame-ancestors 'none'" : d));
+        res.setHeader('content-security-policy', directives.join(';'));
       }
       res.sendFile(index);
     } else {

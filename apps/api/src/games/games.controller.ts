@@ -12,6 +12,7 @@ import { GamesService } from './games.service.js';
 import { GameEventLog } from './models/event-view.model.js';
 import { GameView } from './models/game.model.js';
 import { GameRecordModel } from './models/record.model.js';
+import { RequireScope } from '../auth/scopes.js';
 
 @ApiTags('games')
 @ApiBearerAuth()
@@ -52,6 +53,7 @@ export class GamesController {
       'last entry of a finished game, and answers 204 when a finished game has nothing after `after`. A `: ready` comment line ' +
       'says the stream follows (whatever is committed after it reaches the stream).',
   })
+  @RequireScope('read')
   stream(
     @Param('id', ParseUuidPipe) id: string,
     @Query() query: LogStreamQuery,

@@ -9,6 +9,7 @@ import { GamesService } from './games.service.js';
 import { GameEventLog, GameLogEntry } from './models/event-view.model.js';
 import { GamePage, GameView } from './models/game.model.js';
 import { GameRecordModel } from './models/record.model.js';
+import { RequireScope } from '../auth/scopes.js';
 
 @Resolver(() => GameView)
 export class GamesResolver {
@@ -21,6 +22,7 @@ export class GamesResolver {
   }
 
   @Query(() => GamePage, { description: "The caller's games, newest first, by page" })
+  @RequireScope('read')
   myGames(@CurrentPlayer() caller: AuthenticatedPlayer, @Args() args: MyGamesArgs): Promise<GamePage> {
     return this.games.myGames(caller, args.status, args.first, args.after);
   }
@@ -43,6 +45,7 @@ export class GamesResolver {
       'ends after the last entry of a finished game. Reconnect with the last seq received to resume.',
     resolve: (entry: GameLogEntry) => entry,
   })
+  @RequireScope('read')
   gameLog(
     @Args('gameId', { type: () => ID }, ParseUuidPipe) gameId: string,
     @Args('after', { type: () => Int, defaultValue: 0 }) after: number,

@@ -34,6 +34,7 @@ export class HistoryController {
 
   @Get('games')
   @ApiOkResponse({ type: MyGamesPage, description: "The caller's games, newest first, filtered (active ones unless `status` says otherwise), by page" })
+  @RequireScope('read')
   mine(@CurrentPlayer() caller: AuthenticatedPlayer, @Query() query: MyGamesQuery): Promise<MyGamesPage> {
     const filter = filterOf(null, query);
     return this.history.mine(caller, filter, query.first, query.after);

@@ -26,6 +26,7 @@ export class PlayersController {
   @ApiBearerAuth()
   @Get('me')
   @ApiOkResponse({ type: Player })
+  @RequireScope('read')
   me(@CurrentPlayer() caller: AuthenticatedPlayer): Promise<Player> {
     return this.players.get(caller.id);
   }

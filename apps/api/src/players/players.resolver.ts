@@ -21,6 +21,7 @@ export class PlayersResolver {
   }
 
   @Query(() => Player, { description: 'The caller' })
+  @RequireScope('read')
   me(@CurrentPlayer() caller: AuthenticatedPlayer): Promise<Player> {
     return this.players.get(caller.id);
   }

@@ -12,7 +12,7 @@ import { WebhooksService } from './webhooks.service.js';
 @ApiTags('webhooks')
 @ApiBearerAuth()
 @Controller('me/webhooks')
-@RequireScope('play')
+@RequireScope('webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 

@@ -9,7 +9,7 @@ import { CreateWebhookEndpointPayload, RotateWebhookSecretPayload, WebhookDelive
 import { WebhooksService } from './webhooks.service.js';
 
 @Resolver()
-@RequireScope('play')
+@RequireScope('webhooks')
 export class WebhooksResolver {
   constructor(private readonly webhooks: WebhooksService) {}
 

@@ -114,15 +114,22 @@ describe('managing endpoints', () => {
     expect((await t.rest('GET', base, undefined, owner.token)).status).toBe(200);
   });
 
-  it('needs the play scope', async () => {
+  it('needs the webhooks scope (which play grants); a webhooks token manages them and cannot play', async () => {
     const me = await player();
     const token = await t.gql(`mutation { createApiToken(input: { name: "ro", scopes: [read] }) { token } }`, {}, me.token);
     const readOnly = token.data!.createApiToken.token as string;
     const rest = await t.rest('GET', '/api/v1/me/webhooks', undefined, readOnly);
     expect(rest.status).toBe(403);
-    expect(rest.body.detail).toMatch(/"play"/);
+    expect(rest.body.detail).toMatch(/"webhooks"/);
     const gql = await t.gql(CREATE, { input: { url: 'http://127.0.0.1:9/', eventTypes: ['yourTurn'] } }, readOnly);
     expect(gql.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    const made = await t.gql(`mutation { createApiToken(input: { name: "hooks", scopes: [webhooks] }) { token } }`, {}, me.token);
+    const hooks = made.data!.createApiToken.token as string;
+    expect((await t.rest('GET', '/api/v1/me/webhooks', undefined, hooks)).status).toBe(200);
+    const lobby = await t.gql('mutation { createLobby(input: { preset: "short" }) { id } }', {}, hooks);
+    expect(lobby.errors?.[0].message).toMatch(/"play"/);
+    const playing = await t.gql(`mutation { createApiToken(input: { name: "bot" }) { token } }`, {}, me.token);
+    expect((await t.rest('GET', '/api/v1/me/webhooks', undefined, playing.data!.createApiToken.token)).status).toBe(200);
   });
 
   it('checks its input: event types, and the cap on endpoints per player', async () => {

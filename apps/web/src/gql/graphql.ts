@@ -178,11 +178,12 @@ export type TimeoutPolicy =
   | 'autoMove'
   | 'forfeit';
 
-/** What an API token may do; each grants the ones before it. read: see games and lobbies, follow games; play: also move, resign, create, join and leave lobbies; admin: also create, list and revoke API tokens */
+/** What an API token may do. read: see games and lobbies, follow games; webhooks: read, and manage webhook endpoints; play: also move, resign, create, join and leave lobbies (and webhooks); admin: also the account (API tokens, sessions, apps): everything */
 export type TokenScope =
   | 'admin'
   | 'play'
-  | 'read';
+  | 'read'
+  | 'webhooks';
 
 export type LobbyFieldsFragment = { id: string, preset: string, players: number, visibility: LobbyVisibility, status: LobbyStatus, inviteCode: string, gameId: string | null, rated: boolean, seatsTaken: number, seatsFree: number, createdAt: string, options: { mizerkaQuotas: string | null, target: number | null, doubleMisere: boolean | null }, timeControl: { moveSeconds: number, bankSeconds: number, maxTimeouts: number, onTimeout: TimeoutPolicy } | null, host: { id: string, name: string }, seats: Array<{ seat: number, player: { id: string, name: string, kind: PlayerKind, botLevel: BotLevel | null } | null }> };
 
@@ -331,6 +332,39 @@ export type MyGamesQueryVariables = Exact<{
 
 
 export type MyGamesQuery = { myGames: { hasMore: boolean, nextCursor: string | null, items: Array<{ id: string, preset: string, status: GameStatus, mySeat: number, myTurn: boolean, toMove: number | null, createdAt: string, finishedAt: string | null, players: Array<{ seat: number, name: string, total: number, place: number | null }> }> } };
+
+export type OAuthAuthorizationRequestQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type OAuthAuthorizationRequestQuery = { oauthAuthorizationRequest: { id: string, redirectUri: string, expiresAt: string, app: { clientId: string, name: string }, scopes: Array<{ scope: TokenScope, description: string }> } };
+
+export type ApproveOAuthRequestMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ApproveOAuthRequestMutation = { approveOAuthRequest: { redirectTo: string } };
+
+export type DenyOAuthRequestMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DenyOAuthRequestMutation = { denyOAuthRequest: { redirectTo: string } };
+
+export type MyAuthorizedAppsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyAuthorizedAppsQuery = { myAuthorizedApps: Array<{ scopes: Array<TokenScope>, authorizedAt: string, lastUsedAt: string, app: { clientId: string, name: string } }> };
+
+export type RevokeAppAuthorizationMutationVariables = Exact<{
+  clientId: string;
+}>;
+
+
+export type RevokeAppAuthorizationMutation = { revokeAppAuthorization: { app: { clientId: string } } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1173,3 +1207,56 @@ export const MyGamesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MyGamesQuery, MyGamesQueryVariables>;
+export const OAuthAuthorizationRequestDocument = new TypedDocumentString(`
+    query OAuthAuthorizationRequest($id: ID!) {
+  oauthAuthorizationRequest(id: $id) {
+    id
+    app {
+      clientId
+      name
+    }
+    scopes {
+      scope
+      description
+    }
+    redirectUri
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<OAuthAuthorizationRequestQuery, OAuthAuthorizationRequestQueryVariables>;
+export const ApproveOAuthRequestDocument = new TypedDocumentString(`
+    mutation ApproveOAuthRequest($id: ID!) {
+  approveOAuthRequest(id: $id) {
+    redirectTo
+  }
+}
+    `) as unknown as TypedDocumentString<ApproveOAuthRequestMutation, ApproveOAuthRequestMutationVariables>;
+export const DenyOAuthRequestDocument = new TypedDocumentString(`
+    mutation DenyOAuthRequest($id: ID!) {
+  denyOAuthRequest(id: $id) {
+    redirectTo
+  }
+}
+    `) as unknown as TypedDocumentString<DenyOAuthRequestMutation, DenyOAuthRequestMutationVariables>;
+export const MyAuthorizedAppsDocument = new TypedDocumentString(`
+    query MyAuthorizedApps {
+  myAuthorizedApps {
+    app {
+      clientId
+      name
+    }
+    scopes
+    authorizedAt
+    lastUsedAt
+  }
+}
+    `) as unknown as TypedDocumentString<MyAuthorizedAppsQuery, MyAuthorizedAppsQueryVariables>;
+export const RevokeAppAuthorizationDocument = new TypedDocumentString(`
+    mutation RevokeAppAuthorization($clientId: String!) {
+  revokeAppAuthorization(clientId: $clientId) {
+    app {
+      clientId
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeAppAuthorizationMutation, RevokeAppAuthorizationMutationVariables>;

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ApiError, describeError, request } from '../api';
+import { AuthorizedApps } from '../components/AuthorizedApps';
 import { MeDocument, MyApiTokensDocument, RevokeApiTokenDocument } from '../gql/graphql';
 import { useLoad } from '../hooks';
 import { useSession, useToken } from '../session';
@@ -83,6 +84,7 @@ export function AccountScreen() {
           </table>
         </LoadState>
       </section>
+      <AuthorizedApps />
     </>
   );
 }

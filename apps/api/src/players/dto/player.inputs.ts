@@ -43,8 +43,8 @@ export class CreateApiTokenInput {
   @IsOptional()
   @IsArray()
   @ArrayNotEmpty({ message: 'scopes must name at least one scope' })
-  @ArrayMaxSize(3)
-  @IsIn(Object.values(TokenScopeEnum), { each: true, message: 'scopes may hold only read, play and admin' })
+  @ArrayMaxSize(4)
+  @IsIn(Object.values(TokenScopeEnum), { each: true, message: 'scopes may hold only read, webhooks, play and admin' })
   scopes?: TokenScope[];
 
   @Prop(() => Int, {

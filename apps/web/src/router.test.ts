@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { routeOf } from './router';
+
+// GET /oauth/authorize sends the browser to /oauth/consent?request=<id>: a path, not a hash.
+describe('routeOf', () => {
+  it('finds the consent page by its path and request, and every other screen by the hash', () => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    expect(routeOf({ pathname: '/oauth/consent', search: `?request=${id}`, hash: '' })).toEqual({ screen: 'oauthConsent', requestId: id });
+    expect(routeOf({ pathname: '/oauth/consent', search: '', hash: '' })).toEqual({ screen: 'oauthConsent', requestId: '' });
+    // Leaving the consent page by a link: the hash wins.
+    expect(routeOf({ pathname: '/oauth/consent', search: `?request=${id}`, hash: '#/account' })).toEqual({ screen: 'account' });
+    expect(routeOf({ pathname: '/', search: '', hash: '#/history' })).toEqual({ screen: 'history' });
+    expect(routeOf({ pathname: '/', search: '?request=x', hash: '' })).toEqual({ screen: 'lobbies' });
+  });
+});
