@@ -295,6 +295,30 @@ describe('accounts: email', () => {
   });
 });
 
+describe('accounts: locks end', () => {
+  it('unlocks an account when its window ends (failures while locked do not extend it), and limits an address whatever names it tries', async () => {
+    const quick = await startTestApp({ passwords: { failedSignInsPerAccount: 2, failedSignInsPerAddress: 4, lockMs: 2_000, hashesAtOnce: 2 } }, undefined, seams);
+    try {
+      const name = unique('Quick');
+      await quick.gql(SIGN_UP, { name, password: 'the quick password' });
+      for (let i = 0; i < 2; i++) expect(code(await quick.gql(SIGN_IN, { login: name, password: `wrong ${i} guess` }))).toBe('UNAUTHENTICATED');
+      for (let i = 0; i < 3; i++) {
+        const locked = await quick.gql(SIGN_IN, { login: name, password: 'the quick password' });
+        expect(locked.errors?.[0].message).toMatch(/even the right one/);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      expect((await quick.gql(SIGN_IN, { login: name, password: 'the quick password' })).data?.signIn.player.name).toBe(name);
+      // The address: four failures, on as many names, and the fifth sign-in is refused whatever it names.
+      for (let i = 0; i < 4; i++) expect(code(await quick.gql(SIGN_IN, { login: unique('Spray'), password: 'spraying passwords' }))).toBe('UNAUTHENTICATED');
+      const refused = await quick.rest('POST', '/api/v1/sessions', { login: name, password: 'the quick password' });
+      expect(refused.status).toBe(429);
+      expect(JSON.stringify(refused.body)).toMatch(/from your address/);
+    } finally {
+      await quick.close();
+    }
+  });
+});
+
 describe('accounts without SMTP_URL', () => {
   it('says mail is off, refuses setEmail and requestPasswordReset clearly, and signs in as ever', async () => {
     const plain = await startTestApp({}, undefined, seams);
