@@ -157,6 +157,12 @@ export type ResignInput = {
   idempotencyKey?: string | null | undefined;
 };
 
+/** How a session began: a password, a passkey, or an app the player authorized (OAuth) */
+export type SignInMethod =
+  | 'oauth'
+  | 'passkey'
+  | 'password';
+
 export type Suit =
   | 'clubs'
   | 'diamonds'
@@ -194,6 +200,34 @@ export type RegisterMutationVariables = Exact<{
 
 
 export type RegisterMutation = { register: { token: string, player: { id: string, name: string } } };
+
+export type SessionTokensFieldsFragment = { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, player: { id: string, name: string } };
+
+export type RefreshSessionMutationVariables = Exact<{
+  refreshToken: string;
+}>;
+
+
+export type RefreshSessionMutation = { refreshSession: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, player: { id: string, name: string } } };
+
+export type SignOutMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SignOutMutation = { signOut: { id: string } };
+
+export type MySessionsQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type MySessionsQuery = { mySessions: { hasMore: boolean, nextCursor: string | null, sessions: Array<{ id: string, method: SignInMethod, userAgent: string | null, createdAt: string, lastUsedAt: string, expiresAt: string, current: boolean }> } };
+
+export type RevokeSessionMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RevokeSessionMutation = { revokeSession: { id: string, revokedAt: string | null } };
 
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -458,6 +492,17 @@ export const SeatViewFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"SeatViewFields"}) as unknown as TypedDocumentString<SeatViewFieldsFragment, unknown>;
+export const SessionTokensFieldsFragmentDoc = new TypedDocumentString(`
+    fragment SessionTokensFields on SessionTokens {
+  accessToken
+  accessTokenExpiresAt
+  refreshToken
+  player {
+    id
+    name
+  }
+}
+    `, {"fragmentName":"SessionTokensFields"}) as unknown as TypedDocumentString<SessionTokensFieldsFragment, unknown>;
 export const RegisterDocument = new TypedDocumentString(`
     mutation Register($name: String!) {
   register(input: {name: $name}) {
@@ -469,6 +514,53 @@ export const RegisterDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RegisterMutation, RegisterMutationVariables>;
+export const RefreshSessionDocument = new TypedDocumentString(`
+    mutation RefreshSession($refreshToken: String!) {
+  refreshSession(input: {refreshToken: $refreshToken}) {
+    ...SessionTokensFields
+  }
+}
+    fragment SessionTokensFields on SessionTokens {
+  accessToken
+  accessTokenExpiresAt
+  refreshToken
+  player {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<RefreshSessionMutation, RefreshSessionMutationVariables>;
+export const SignOutDocument = new TypedDocumentString(`
+    mutation SignOut {
+  signOut {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<SignOutMutation, SignOutMutationVariables>;
+export const MySessionsDocument = new TypedDocumentString(`
+    query MySessions($after: String) {
+  mySessions(first: 50, after: $after) {
+    hasMore
+    nextCursor
+    sessions {
+      id
+      method
+      userAgent
+      createdAt
+      lastUsedAt
+      expiresAt
+      current
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MySessionsQuery, MySessionsQueryVariables>;
+export const RevokeSessionDocument = new TypedDocumentString(`
+    mutation RevokeSession($id: ID!) {
+  revokeSession(id: $id) {
+    id
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeSessionMutation, RevokeSessionMutationVariables>;
 export const MeDocument = new TypedDocumentString(`
     query Me {
   me {

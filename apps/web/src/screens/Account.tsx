@@ -8,7 +8,7 @@ import { ErrorText, LoadState, formatDate } from '../ui';
 /** The token this browser keeps, signing out, and the player's tokens (revocable). */
 export function AccountScreen() {
   const token = useToken();
-  const { name, signOut } = useSession();
+  const { name, kind, signOut } = useSession();
   const [shown, setShown] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const tokens = useLoad(() => request(MyApiTokensDocument, {}, token).then((r) => r.myApiTokens.tokens), [token]);
@@ -34,19 +34,21 @@ export function AccountScreen() {
     <>
       <h1>Account</h1>
       <p>Signed in as {name}.</p>
-      <section className="panel" aria-labelledby="token-title">
-        <h2 id="token-title">This browser's token</h2>
-        <p className="hint">It is kept in this browser only. Copy it to sign in elsewhere; anyone holding it can play as you.</p>
-        {shown ? <code className="token">{token}</code> : null}
-        <div className="actions">
-          <button type="button" className="secondary" aria-expanded={shown} onClick={() => setShown(!shown)}>
-            {shown ? 'Hide the token' : 'Show the token'}
-          </button>
-          <button type="button" className="secondary" onClick={signOut}>
-            Sign out (forget the token here)
-          </button>
-        </div>
-      </section>
+      {kind === 'personal' && (
+        <section className="panel" aria-labelledby="token-title">
+          <h2 id="token-title">This browser's token</h2>
+          <p className="hint">It is kept in this browser only. Copy it to sign in elsewhere; anyone holding it can play as you.</p>
+          {shown ? <code className="token">{token}</code> : null}
+          <div className="actions">
+            <button type="button" className="secondary" aria-expanded={shown} onClick={() => setShown(!shown)}>
+              {shown ? 'Hide the token' : 'Show the token'}
+            </button>
+            <button type="button" className="secondary" onClick={signOut}>
+              Sign out (forget the token here)
+            </button>
+          </div>
+        </section>
+      )}
       <section className="panel" aria-labelledby="tokens-title">
         <h2 id="tokens-title">Your tokens</h2>
         <ErrorText error={error} />
