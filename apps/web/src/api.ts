@@ -119,6 +119,12 @@ export function describeError(error: unknown): string {
   }
 }
 
+/** The words for an error a form's own input caused (a wrong password, a name taken): the server's. */
+export function describeFormError(error: unknown): string {
+  if (error instanceof ApiError && ['UNAUTHENTICATED', 'BAD_INPUT', 'CONFLICT', 'FORBIDDEN', 'NOT_FOUND'].includes(error.code)) return error.message;
+  return describeError(error);
+}
+
 /**
  * A fresh idempotency key. crypto.getRandomValues, not randomUUID: a phone on the local network
  * opens the page over plain http, which is no secure context.

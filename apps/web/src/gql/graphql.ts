@@ -215,6 +215,67 @@ export type SignOutMutationVariables = Exact<{ [key: string]: never; }>;
 
 export type SignOutMutation = { signOut: { id: string } };
 
+export type AccountFieldsFragment = { email: string | null, emailVerified: boolean, hasPassword: boolean, passkeyCount: number, mailEnabled: boolean, player: { id: string, name: string } };
+
+export type SignUpMutationVariables = Exact<{
+  name: string;
+  password: string;
+  email?: string | null | undefined;
+}>;
+
+
+export type SignUpMutation = { signUp: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, player: { id: string, name: string } } };
+
+export type SignInMutationVariables = Exact<{
+  login: string;
+  password: string;
+}>;
+
+
+export type SignInMutation = { signIn: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, player: { id: string, name: string } } };
+
+export type MyAccountQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyAccountQuery = { myAccount: { email: string | null, emailVerified: boolean, hasPassword: boolean, passkeyCount: number, mailEnabled: boolean, player: { id: string, name: string } } };
+
+export type SetPasswordMutationVariables = Exact<{
+  newPassword: string;
+  currentPassword?: string | null | undefined;
+}>;
+
+
+export type SetPasswordMutation = { setPassword: { email: string | null, emailVerified: boolean, hasPassword: boolean, passkeyCount: number, mailEnabled: boolean, player: { id: string, name: string } } };
+
+export type SetEmailMutationVariables = Exact<{
+  email: string;
+}>;
+
+
+export type SetEmailMutation = { setEmail: { email: string | null, emailVerified: boolean, hasPassword: boolean, passkeyCount: number, mailEnabled: boolean, player: { id: string, name: string } } };
+
+export type VerifyEmailMutationVariables = Exact<{
+  token: string;
+}>;
+
+
+export type VerifyEmailMutation = { verifyEmail: { email: string | null, emailVerified: boolean, hasPassword: boolean, passkeyCount: number, mailEnabled: boolean, player: { id: string, name: string } } };
+
+export type RequestPasswordResetMutationVariables = Exact<{
+  login: string;
+}>;
+
+
+export type RequestPasswordResetMutation = { requestPasswordReset: boolean };
+
+export type ResetPasswordMutationVariables = Exact<{
+  token: string;
+  newPassword: string;
+}>;
+
+
+export type ResetPasswordMutation = { resetPassword: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, player: { id: string, name: string } } };
+
 export type MySessionsQueryVariables = Exact<{
   after?: string | null | undefined;
 }>;
@@ -503,6 +564,19 @@ export const SessionTokensFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"SessionTokensFields"}) as unknown as TypedDocumentString<SessionTokensFieldsFragment, unknown>;
+export const AccountFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AccountFields on Account {
+  player {
+    id
+    name
+  }
+  email
+  emailVerified
+  hasPassword
+  passkeyCount
+  mailEnabled
+}
+    `, {"fragmentName":"AccountFields"}) as unknown as TypedDocumentString<AccountFieldsFragment, unknown>;
 export const RegisterDocument = new TypedDocumentString(`
     mutation Register($name: String!) {
   register(input: {name: $name}) {
@@ -536,6 +610,126 @@ export const SignOutDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SignOutMutation, SignOutMutationVariables>;
+export const SignUpDocument = new TypedDocumentString(`
+    mutation SignUp($name: String!, $password: String!, $email: String) {
+  signUp(input: {name: $name, password: $password, email: $email}) {
+    ...SessionTokensFields
+  }
+}
+    fragment SessionTokensFields on SessionTokens {
+  accessToken
+  accessTokenExpiresAt
+  refreshToken
+  player {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<SignUpMutation, SignUpMutationVariables>;
+export const SignInDocument = new TypedDocumentString(`
+    mutation SignIn($login: String!, $password: String!) {
+  signIn(input: {login: $login, password: $password}) {
+    ...SessionTokensFields
+  }
+}
+    fragment SessionTokensFields on SessionTokens {
+  accessToken
+  accessTokenExpiresAt
+  refreshToken
+  player {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<SignInMutation, SignInMutationVariables>;
+export const MyAccountDocument = new TypedDocumentString(`
+    query MyAccount {
+  myAccount {
+    ...AccountFields
+  }
+}
+    fragment AccountFields on Account {
+  player {
+    id
+    name
+  }
+  email
+  emailVerified
+  hasPassword
+  passkeyCount
+  mailEnabled
+}`) as unknown as TypedDocumentString<MyAccountQuery, MyAccountQueryVariables>;
+export const SetPasswordDocument = new TypedDocumentString(`
+    mutation SetPassword($newPassword: String!, $currentPassword: String) {
+  setPassword(
+    input: {newPassword: $newPassword, currentPassword: $currentPassword}
+  ) {
+    ...AccountFields
+  }
+}
+    fragment AccountFields on Account {
+  player {
+    id
+    name
+  }
+  email
+  emailVerified
+  hasPassword
+  passkeyCount
+  mailEnabled
+}`) as unknown as TypedDocumentString<SetPasswordMutation, SetPasswordMutationVariables>;
+export const SetEmailDocument = new TypedDocumentString(`
+    mutation SetEmail($email: String!) {
+  setEmail(input: {email: $email}) {
+    ...AccountFields
+  }
+}
+    fragment AccountFields on Account {
+  player {
+    id
+    name
+  }
+  email
+  emailVerified
+  hasPassword
+  passkeyCount
+  mailEnabled
+}`) as unknown as TypedDocumentString<SetEmailMutation, SetEmailMutationVariables>;
+export const VerifyEmailDocument = new TypedDocumentString(`
+    mutation VerifyEmail($token: String!) {
+  verifyEmail(input: {token: $token}) {
+    ...AccountFields
+  }
+}
+    fragment AccountFields on Account {
+  player {
+    id
+    name
+  }
+  email
+  emailVerified
+  hasPassword
+  passkeyCount
+  mailEnabled
+}`) as unknown as TypedDocumentString<VerifyEmailMutation, VerifyEmailMutationVariables>;
+export const RequestPasswordResetDocument = new TypedDocumentString(`
+    mutation RequestPasswordReset($login: String!) {
+  requestPasswordReset(input: {login: $login})
+}
+    `) as unknown as TypedDocumentString<RequestPasswordResetMutation, RequestPasswordResetMutationVariables>;
+export const ResetPasswordDocument = new TypedDocumentString(`
+    mutation ResetPassword($token: String!, $newPassword: String!) {
+  resetPassword(input: {token: $token, newPassword: $newPassword}) {
+    ...SessionTokensFields
+  }
+}
+    fragment SessionTokensFields on SessionTokens {
+  accessToken
+  accessTokenExpiresAt
+  refreshToken
+  player {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<ResetPasswordMutation, ResetPasswordMutationVariables>;
 export const MySessionsDocument = new TypedDocumentString(`
     query MySessions($after: String) {
   mySessions(first: 50, after: $after) {
