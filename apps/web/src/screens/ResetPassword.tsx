@@ -38,9 +38,9 @@ export function ResetPasswordScreen({ token }: { token: string }) {
       <form className="panel" onSubmit={submit} aria-label="Choose a new password">
         <ErrorText error={error} />
         <label htmlFor="reset-password">New password</label>
-        <input id="reset-password" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <input id="reset-password" minLength={8} maxLength={256} type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         <label htmlFor="reset-again">The same again</label>
-        <input id="reset-again" type="password" autoComplete="new-password" required value={again} onChange={(e) => setAgain(e.target.value)} />
+        <input id="reset-again" minLength={8} maxLength={256} type="password" autoComplete="new-password" required value={again} onChange={(e) => setAgain(e.target.value)} />
         <button type="submit" disabled={busy || !token}>
           Set the password and sign in
         </button>

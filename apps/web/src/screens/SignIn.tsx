@@ -115,7 +115,10 @@ function SignUp() {
         3 to 32 letters, digits, _ or -.
       </p>
       <label htmlFor="signup-password">Choose a password</label>
-      <input id="signup-password" name="new-password" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+      <input id="signup-password" minLength={8} maxLength={256} name="new-password" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} aria-describedby="signup-password-hint" />
+      <p id="signup-password-hint" className="hint">
+        8 characters or more; a few words make a good one.
+      </p>
       <label htmlFor="signup-email">Email (optional)</label>
       <input id="signup-email" name="email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} aria-describedby="signup-email-hint" />
       <p id="signup-email-hint" className="hint">

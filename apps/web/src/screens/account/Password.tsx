@@ -47,7 +47,7 @@ export function PasswordSection({ account, onChange }: { account: AccountFieldsF
           </>
         )}
         <label htmlFor="password-new">New password</label>
-        <input id="password-new" type="password" autoComplete="new-password" required value={next} onChange={(e) => setNext(e.target.value)} />
+        <input id="password-new" minLength={8} maxLength={256} type="password" autoComplete="new-password" required value={next} onChange={(e) => setNext(e.target.value)} />
         <div className="actions">
           <button type="submit" disabled={busy}>
             {account.hasPassword ? 'Change the password' : 'Set the password'}
