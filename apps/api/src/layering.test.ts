@@ -13,6 +13,9 @@ const LAYERS: string[][] = [
   // Under the features: registration counts against its address's budget.
   ['rate-limit'],
   ['players', 'health', 'player-events'],
+  // Signing in gives a session; accounts (passwords, email) sign people in.
+  ['sessions'],
+  ['accounts'],
   ['games'],
   ['lobbies', 'moves', 'scoring'],
   ['clocks', 'inbox', 'webhooks', 'ratings', 'history', 'bots'],

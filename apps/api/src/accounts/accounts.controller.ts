@@ -16,7 +16,7 @@ import {
   SignInInput,
   SignUpInput,
 } from './dto/account.inputs.js';
-import { Account } from './models/account.model.js';
+import { Account, PasswordResetRequested } from './models/account.model.js';
 import { UserAgent } from './user-agent.decorator.js';
 
 @ApiTags('accounts')
@@ -73,9 +73,9 @@ export class AccountsController {
   @Public()
   @Post('password-resets')
   @HttpCode(200)
-  @ApiOkResponse({ type: Boolean, description: 'Always true: a link is mailed if the login names an account with a verified email' })
-  requestPasswordReset(@Body() input: RequestPasswordResetInput, @ClientAddress() address: string): Promise<boolean> {
-    return this.accounts.requestPasswordReset(input.login, address);
+  @ApiOkResponse({ type: PasswordResetRequested })
+  async requestPasswordReset(@Body() input: RequestPasswordResetInput, @ClientAddress() address: string): Promise<PasswordResetRequested> {
+    return { requested: await this.accounts.requestPasswordReset(input.login, address) };
   }
 
   @Public()

@@ -142,7 +142,7 @@ export class AccountsService {
       'Sessions already signed in still work; a password reset by email gets in at once',
     );
     const stored = found?.password_hash ?? null;
-    const matches = await this.gate.run(client.address, async () => verifyPassword(stored ?? (await dummyHash()), password));
+    const matches = await this.gate.run(client.address, async () => verifyPassword(stored ?? (await dummyHash(this.cost)), password));
     const right = stored !== null && matches;
     if (!found || !right) {
       await Promise.all([this.store.hit(addressKey, 1, this.limits.lockMs), this.store.hit(accountKey, 1, this.limits.lockMs)]);

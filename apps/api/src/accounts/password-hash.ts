@@ -72,8 +72,13 @@ export function needsRehash(stored: string, cost: ScryptCost = SCRYPT_COST): boo
  * A hash of nothing anyone knows, checked against when the login names no account (or one without
  * a password), so that an unknown name costs the same time as a wrong password.
  */
-let dummy: Promise<string> | null = null;
-export function dummyHash(): Promise<string> {
-  dummy ??= hashPassword(randomBytes(16).toString('hex'));
+const dummies = new Map<string, Promise<string>>();
+export function dummyHash(cost: ScryptCost = SCRYPT_COST): Promise<string> {
+  const key = `${cost.ln},${cost.r},${cost.p}`;
+  let dummy = dummies.get(key);
+  if (!dummy) {
+    dummy = hashPassword(randomBytes(16).toString('hex'), cost);
+    dummies.set(key, dummy);
+  }
   return dummy;
 }

@@ -193,7 +193,7 @@ export const settingsSchema = z.object({
       variable: 'PASSWORD_HASHES_AT_ONCE',
       section: 'accounts',
       description:
-        "password hashes (scrypt, 32 MiB and about 0.1 s each) worked at once by an instance; others wait their turn, served address by address, so a flood leaves libuv's thread pool (4 threads unless `UV_THREADPOOL_SIZE`) to files and DNS",
+        "password hashes (scrypt, 32 MiB and a thread each while it runs) worked at once by an instance; others wait their turn, served address by address, so a flood leaves libuv's thread pool (4 threads unless `UV_THREADPOOL_SIZE`) to files and DNS",
     }),
   }),
   mail: z.object({

@@ -22,3 +22,9 @@ export class Account {
   @Prop({ description: 'This server sends mail (SMTP_URL is set): setEmail and requestPasswordReset work' })
   mailEnabled!: boolean;
 }
+
+@Model({ description: 'A password reset asked for: a link is mailed if the login names an account with a verified email' })
+export class PasswordResetRequested {
+  @Prop({ description: 'Always true, whether or not the login names an account' })
+  requested!: boolean;
+}
