@@ -10,6 +10,8 @@ describe('routeOf', () => {
     // Leaving the consent page by a link: the hash wins.
     expect(routeOf({ pathname: '/oauth/consent', search: `?request=${id}`, hash: '#/account' })).toEqual({ screen: 'account' });
     expect(routeOf({ pathname: '/', search: '', hash: '#/history' })).toEqual({ screen: 'history' });
+    // Where adoptPathRoute moves the consent path on load.
+    expect(routeOf({ pathname: '/', search: '', hash: `#/oauth/consent?request=${id}` })).toEqual({ screen: 'oauthConsent', requestId: id });
     expect(routeOf({ pathname: '/', search: '?request=x', hash: '' })).toEqual({ screen: 'lobbies' });
   });
 });
