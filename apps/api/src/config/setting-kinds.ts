@@ -138,3 +138,15 @@ export function trustProxy(): SettingKind<false | number | string[]> {
     '`off`, hops (`1` to `10`), or addresses and subnets, comma-separated (`10.0.0.0/8,loopback`)',
   );
 }
+
+/** Origins written out in full (no `*`): where a browser page may be, as WebAuthn compares them. */
+export function exactOrigins(): SettingKind<string[]> {
+  return kind(
+    'a comma-separated list of origins such as https://play.example.com (no * and no path)',
+    (raw) => {
+      const list = raw.split(',').map((o) => o.trim()).filter((o) => o !== '');
+      return list.length > 0 && list.every((o) => ORIGIN.test(o) && !o.endsWith(':*')) ? list : undefined;
+    },
+    'origins, comma-separated (`https://play.example.com`)',
+  );
+}
