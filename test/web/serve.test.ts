@@ -40,8 +40,16 @@ describe('the web client, served by the API', () => {
     expect(head.status).toBe(200);
   });
 
+  it('the paths mail links point at are the app too', async () => {
+    for (const path of ['/verify-email?token=abc', '/reset-password?token=abc', '/sign-up']) {
+      const page = await fetch(`${t.baseUrl}${path}`);
+      expect(page.status, path).toBe(200);
+      expect(await page.text(), path).toContain('<div id="root">');
+    }
+  });
+
   it('anything else is a 404 problem document, and the API keeps its paths', async () => {
-    for (const path of ['/assets/missing-file.js', '/index.html', '/games/abc', '/assets/', '/favicon.ico']) {
+    for (const path of ['/assets/missing-file.js', '/index.html', '/games/abc', '/assets/', '/favicon.ico', '/verify-email/abc']) {
       const response = await fetch(`${t.baseUrl}${path}`);
       expect(response.status, path).toBe(404);
       expect(response.headers.get('content-type'), path).toMatch(/^application\/problem\+json/);

@@ -11,6 +11,7 @@ import type { Express } from 'express';
 import type { ExecutionResult } from 'graphql';
 import type { Server } from 'node:http';
 import type { ServerOptions } from 'graphql-ws';
+import { AccountsModule } from './accounts/accounts.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { ClocksModule } from './clocks/clocks.module.js';
 import { BotsModule } from './bots/bots.module.js';
@@ -51,6 +52,7 @@ export const FEATURE_MODULES = [
   PlayersModule,
   SessionsModule,
   PasskeysModule,
+  AccountsModule,
   HealthModule,
   LobbiesModule,
   GamesModule,

@@ -3,15 +3,18 @@ import { useLinkState } from './hooks';
 import { href, useRoute, type Route } from './router';
 import { useSession } from './session';
 import { AccountScreen } from './screens/Account';
+import { ForgotPasswordScreen } from './screens/ForgotPassword';
 import { HistoryScreen } from './screens/History';
 import { JoinScreen } from './screens/Join';
 import { LobbiesScreen } from './screens/Lobbies';
 import { LobbyScreen } from './screens/Lobby';
 import { ReplayScreen } from './screens/Replay';
+import { ResetPasswordScreen } from './screens/ResetPassword';
 import { ScoreSheetScreen } from './screens/ScoreSheet';
 import { SignInScreen } from './screens/SignIn';
 import { TableScreen } from './screens/Table';
 import { TurnsScreen } from './screens/Turns';
+import { VerifyEmailScreen } from './screens/VerifyEmail';
 
 const NAV: { to: string; label: string; screens: Route['screen'][] }[] = [
   { to: href.lobbies(), label: 'Lobbies', screens: ['lobbies', 'lobby', 'join'] },
@@ -23,6 +26,8 @@ const NAV: { to: string; label: string; screens: Route['screen'][] }[] = [
 function Screen({ route }: { route: Route }) {
   switch (route.screen) {
     case 'lobbies':
+    case 'sign-in':
+    case 'sign-up':
       return <LobbiesScreen />;
     case 'lobby':
       return <LobbyScreen lobbyId={route.lobbyId} />;
@@ -40,6 +45,26 @@ function Screen({ route }: { route: Route }) {
       return <HistoryScreen />;
     case 'account':
       return <AccountScreen />;
+    case 'forgot-password':
+      return <ForgotPasswordScreen />;
+    case 'verify-email':
+      return <VerifyEmailScreen token={route.token} />;
+    case 'reset-password':
+      return <ResetPasswordScreen key={route.token} token={route.token} />;
+  }
+}
+
+/** What a visitor who is not signed in sees: the public screens, else signing in. */
+function SignedOut({ route }: { route: Route }) {
+  switch (route.screen) {
+    case 'forgot-password':
+    case 'verify-email':
+    case 'reset-password':
+      return <Screen route={route} />;
+    case 'sign-up':
+      return <SignInScreen first="sign-up" />;
+    default:
+      return <SignInScreen />;
   }
 }
 
@@ -83,7 +108,7 @@ export function App() {
         </p>
       )}
       <main id="main" ref={main} tabIndex={-1}>
-        {token ? <Screen route={route} /> : <SignInScreen />}
+        {token ? <Screen route={route} /> : <SignedOut route={route} />}
       </main>
     </>
   );

@@ -1,5 +1,6 @@
-// Routing by the URL's hash (/#/games/<id>): the server serves only / and /assets/*, so every
-// screen is a fragment of the one page, and a reload lands on the same screen.
+// Routing by the URL's hash (/#/games/<id>): the server serves the page at / (and at the few paths
+// links from outside point at, PATH_ROUTES), so every screen is a fragment of the one page, and a
+// reload lands on the same screen.
 import { useEffect, useState } from 'react';
 
 export type Route =
@@ -11,10 +12,30 @@ export type Route =
   | { screen: 'replay'; gameId: string }
   | { screen: 'turns' }
   | { screen: 'history' }
-  | { screen: 'account' };
+  | { screen: 'account' }
+  | { screen: 'sign-in' }
+  | { screen: 'sign-up' }
+  | { screen: 'forgot-password' }
+  | { screen: 'verify-email'; token: string }
+  | { screen: 'reset-password'; token: string };
+
+/**
+ * Paths the server also serves the page at, because links from outside point there (mail:
+ * /verify-email?token=…, /reset-password?token=…; an app asking for consent: /oauth/consent).
+ * apps/api/src/common/web-client.ts lists the same.
+ */
+export const PATH_ROUTES = ['/sign-in', '/sign-up', '/account', '/verify-email', '/reset-password', '/oauth/consent'];
+
+/** A page opened at one of PATH_ROUTES moves to its hash route, the token leaving the address bar's path. */
+export function adoptPathRoute() {
+  if (!PATH_ROUTES.includes(location.pathname)) return;
+  history.replaceState(null, '', `/#${location.pathname}${location.search}`);
+}
 
 export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const [path, query = ''] = hash.replace(/^#\/?/, '').split('?', 2);
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const param = (name: string) => new URLSearchParams(query).get(name) ?? '';
   const [first, id, sub] = parts;
   if (first === 'lobbies' && id) return { screen: 'lobby', lobbyId: id };
   if (first === 'join' && id) return { screen: 'join', inviteCode: id };
@@ -26,6 +47,11 @@ export function parseRoute(hash: string): Route {
   if (first === 'turns') return { screen: 'turns' };
   if (first === 'history') return { screen: 'history' };
   if (first === 'account') return { screen: 'account' };
+  if (first === 'sign-in') return { screen: 'sign-in' };
+  if (first === 'sign-up') return { screen: 'sign-up' };
+  if (first === 'forgot-password') return { screen: 'forgot-password' };
+  if (first === 'verify-email') return { screen: 'verify-email', token: param('token') };
+  if (first === 'reset-password') return { screen: 'reset-password', token: param('token') };
   return { screen: 'lobbies' };
 }
 
@@ -39,6 +65,9 @@ export const href = {
   turns: () => '#/turns',
   history: () => '#/history',
   account: () => '#/account',
+  signIn: () => '#/sign-in',
+  signUp: () => '#/sign-up',
+  forgotPassword: () => '#/forgot-password',
 };
 
 export function navigate(to: string) {

@@ -5,6 +5,13 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 /** Where `vite build` writes the web client (apps/web): dist/web of the directory the server runs in. */
 export const WEB_CLIENT_DIR = resolve('dist', 'web');
 
+/**
+ * Paths links from outside point at (mail: /verify-email?token=…, /reset-password?token=…; an app
+ * asking for consent: /oauth/consent?request=…), served the page too; the client moves them to its
+ * hash route (apps/web/src/router.ts, PATH_ROUTES).
+ */
+export const WEB_CLIENT_PATHS = new Set(['/', '/sign-in', '/sign-up', '/account', '/verify-email', '/reset-password', '/oauth/consent']);
+
 interface Req {
   method: string;
   path: string;
@@ -17,16 +24,16 @@ interface Res {
 }
 
 /**
- * The web client at / (its index.html) and /assets/* (hashed files, cached for good). Nothing
- * else: the client routes by the URL's hash, so every other unknown path stays a 404 problem
- * document. Without a build (dist/web/index.html missing) the server serves the API alone.
+ * The web client at / (its index.html), at WEB_CLIENT_PATHS, and /assets/* (hashed files, cached
+ * for good). Nothing else: the client routes by the URL's hash, so every other unknown path stays
+ * a 404 problem document. Without a build (dist/web/index.html missing) the server serves the API alone.
  */
 export function serveWebClient(app: NestExpressApplication, dir = WEB_CLIENT_DIR): boolean {
   const index = join(dir, 'index.html');
   if (!existsSync(index)) return false;
   app.useStaticAssets(join(dir, 'assets'), { prefix: '/assets/', index: false, redirect: false, fallthrough: true, immutable: true, maxAge: '365d' });
   app.use((req: Req, res: Res, next: () => void) => {
-    if ((req.method === 'GET' || req.method === 'HEAD') && req.path === '/') {
+    if ((req.method === 'GET' || req.method === 'HEAD') && WEB_CLIENT_PATHS.has(req.path)) {
       // Always revalidated: a new build names new asset files.
       res.setHeader('cache-control', 'no-cache');
       // Served over plain http (a phone opening http://<LAN address>:3000), helmet's

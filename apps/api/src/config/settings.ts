@@ -199,6 +199,49 @@ export const settingsSchema = z.object({
       description: 'passkey sign-ups, sign-ins and additions begun from one IP address (IPv6: its /64) per hour',
     }),
   }),
+  passwords: z.object({
+    failedSignInsPerAccount: setting(whole(1, 10_000), '10', {
+      variable: 'FAILED_SIGN_INS_PER_ACCOUNT',
+      section: 'accounts',
+      description:
+        'failed password sign-ins to one account per `SIGN_IN_LOCK_SECONDS`; past them the account refuses passwords, even the right one, until that window ends (a password reset or a passkey still gets in)',
+    }),
+    failedSignInsPerAddress: setting(whole(1, 100_000), '50', {
+      variable: 'FAILED_SIGN_INS_PER_IP',
+      section: 'accounts',
+      description: 'failed password sign-ins from one IP address (IPv6: its /64) per `SIGN_IN_LOCK_SECONDS`, whatever accounts they name',
+    }),
+    lockMs: setting(secondsAsMs(1, 86_400), '900', {
+      variable: 'SIGN_IN_LOCK_SECONDS',
+      section: 'accounts',
+      description: 'the window the failed sign-ins are counted in, from the first failure; a lock ends with it and failures while locked do not extend it',
+    }),
+    hashesAtOnce: setting(whole(1, 64), '2', {
+      variable: 'PASSWORD_HASHES_AT_ONCE',
+      section: 'accounts',
+      description:
+        "password hashes (scrypt, 32 MiB and about 0.1 s each) worked at once by an instance; others wait their turn, served address by address, so a flood leaves libuv's thread pool (4 threads unless `UV_THREADPOOL_SIZE`) to files and DNS",
+    }),
+  }),
+  mail: z.object({
+    smtpUrl: optional(url(['smtp:', 'smtps:']), {
+      variable: 'SMTP_URL',
+      section: 'accounts',
+      defaultText: 'unset: no mail; setting an email and resetting a password are refused',
+      description: 'the mail server for verification and password-reset links (`smtps://user:pass@mail.example.com:465`, or `smtp://…:587` with STARTTLS)',
+    }),
+    from: setting(text(), 'Mizerka <no-reply@localhost>', {
+      variable: 'MAIL_FROM',
+      section: 'accounts',
+      description: 'the sender of those mails',
+    }),
+    publicUrl: optional(url(['http:', 'https:']), {
+      variable: 'PUBLIC_URL',
+      section: 'accounts',
+      defaultText: 'unset: `http://localhost:PORT`',
+      description: "the web client's address, which links in mail start with (`https://play.example.com`)",
+    }),
+  }),
   gameCache: setting(flag(), 'true', {
     variable: 'GAME_CACHE',
     section: 'server',

@@ -17,7 +17,7 @@ import { RATE_LIMIT_STORE, RateLimiter } from './rate-limiter.js';
     },
     RateLimiter,
   ],
-  exports: [RateLimiter],
+  exports: [RateLimiter, RATE_LIMIT_STORE],
 })
 export class RateLimitModule implements OnApplicationShutdown {
   constructor(@Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore) {}

@@ -157,6 +157,12 @@ export type ResignInput = {
   idempotencyKey?: string | null | undefined;
 };
 
+/** How a session began: a password, a passkey, or an app the player authorized (OAuth) */
+export type SignInMethod =
+  | 'oauth'
+  | 'passkey'
+  | 'password';
+
 export type Suit =
   | 'clubs'
   | 'diamonds'
@@ -194,6 +200,95 @@ export type RegisterMutationVariables = Exact<{
 
 
 export type RegisterMutation = { register: { token: string, player: { id: string, name: string } } };
+
+export type SessionTokensFieldsFragment = { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, player: { id: string, name: string } };
+
+export type RefreshSessionMutationVariables = Exact<{
+  refreshToken: string;
+}>;
+
+
+export type RefreshSessionMutation = { refreshSession: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, player: { id: string, name: string } } };
+
+export type SignOutMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SignOutMutation = { signOut: { id: string } };
+
+export type AccountFieldsFragment = { email: string | null, emailVerified: boolean, hasPassword: boolean, passkeyCount: number, mailEnabled: boolean, player: { id: string, name: string } };
+
+export type SignUpMutationVariables = Exact<{
+  name: string;
+  password: string;
+  email?: string | null | undefined;
+}>;
+
+
+export type SignUpMutation = { signUp: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, player: { id: string, name: string } } };
+
+export type SignInMutationVariables = Exact<{
+  login: string;
+  password: string;
+}>;
+
+
+export type SignInMutation = { signIn: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, player: { id: string, name: string } } };
+
+export type MyAccountQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyAccountQuery = { myAccount: { email: string | null, emailVerified: boolean, hasPassword: boolean, passkeyCount: number, mailEnabled: boolean, player: { id: string, name: string } } };
+
+export type SetPasswordMutationVariables = Exact<{
+  newPassword: string;
+  currentPassword?: string | null | undefined;
+}>;
+
+
+export type SetPasswordMutation = { setPassword: { email: string | null, emailVerified: boolean, hasPassword: boolean, passkeyCount: number, mailEnabled: boolean, player: { id: string, name: string } } };
+
+export type SetEmailMutationVariables = Exact<{
+  email: string;
+}>;
+
+
+export type SetEmailMutation = { setEmail: { email: string | null, emailVerified: boolean, hasPassword: boolean, passkeyCount: number, mailEnabled: boolean, player: { id: string, name: string } } };
+
+export type VerifyEmailMutationVariables = Exact<{
+  token: string;
+}>;
+
+
+export type VerifyEmailMutation = { verifyEmail: { email: string | null, emailVerified: boolean, hasPassword: boolean, passkeyCount: number, mailEnabled: boolean, player: { id: string, name: string } } };
+
+export type RequestPasswordResetMutationVariables = Exact<{
+  login: string;
+}>;
+
+
+export type RequestPasswordResetMutation = { requestPasswordReset: boolean };
+
+export type ResetPasswordMutationVariables = Exact<{
+  token: string;
+  newPassword: string;
+}>;
+
+
+export type ResetPasswordMutation = { resetPassword: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, player: { id: string, name: string } } };
+
+export type MySessionsQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type MySessionsQuery = { mySessions: { hasMore: boolean, nextCursor: string | null, sessions: Array<{ id: string, method: SignInMethod, userAgent: string | null, createdAt: string, lastUsedAt: string, expiresAt: string, current: boolean }> } };
+
+export type RevokeSessionMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RevokeSessionMutation = { revokeSession: { id: string, revokedAt: string | null } };
 
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -458,6 +553,30 @@ export const SeatViewFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"SeatViewFields"}) as unknown as TypedDocumentString<SeatViewFieldsFragment, unknown>;
+export const SessionTokensFieldsFragmentDoc = new TypedDocumentString(`
+    fragment SessionTokensFields on SessionTokens {
+  accessToken
+  accessTokenExpiresAt
+  refreshToken
+  player {
+    id
+    name
+  }
+}
+    `, {"fragmentName":"SessionTokensFields"}) as unknown as TypedDocumentString<SessionTokensFieldsFragment, unknown>;
+export const AccountFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AccountFields on Account {
+  player {
+    id
+    name
+  }
+  email
+  emailVerified
+  hasPassword
+  passkeyCount
+  mailEnabled
+}
+    `, {"fragmentName":"AccountFields"}) as unknown as TypedDocumentString<AccountFieldsFragment, unknown>;
 export const RegisterDocument = new TypedDocumentString(`
     mutation Register($name: String!) {
   register(input: {name: $name}) {
@@ -469,6 +588,173 @@ export const RegisterDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RegisterMutation, RegisterMutationVariables>;
+export const RefreshSessionDocument = new TypedDocumentString(`
+    mutation RefreshSession($refreshToken: String!) {
+  refreshSession(input: {refreshToken: $refreshToken}) {
+    ...SessionTokensFields
+  }
+}
+    fragment SessionTokensFields on SessionTokens {
+  accessToken
+  accessTokenExpiresAt
+  refreshToken
+  player {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<RefreshSessionMutation, RefreshSessionMutationVariables>;
+export const SignOutDocument = new TypedDocumentString(`
+    mutation SignOut {
+  signOut {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<SignOutMutation, SignOutMutationVariables>;
+export const SignUpDocument = new TypedDocumentString(`
+    mutation SignUp($name: String!, $password: String!, $email: String) {
+  signUp(input: {name: $name, password: $password, email: $email}) {
+    ...SessionTokensFields
+  }
+}
+    fragment SessionTokensFields on SessionTokens {
+  accessToken
+  accessTokenExpiresAt
+  refreshToken
+  player {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<SignUpMutation, SignUpMutationVariables>;
+export const SignInDocument = new TypedDocumentString(`
+    mutation SignIn($login: String!, $password: String!) {
+  signIn(input: {login: $login, password: $password}) {
+    ...SessionTokensFields
+  }
+}
+    fragment SessionTokensFields on SessionTokens {
+  accessToken
+  accessTokenExpiresAt
+  refreshToken
+  player {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<SignInMutation, SignInMutationVariables>;
+export const MyAccountDocument = new TypedDocumentString(`
+    query MyAccount {
+  myAccount {
+    ...AccountFields
+  }
+}
+    fragment AccountFields on Account {
+  player {
+    id
+    name
+  }
+  email
+  emailVerified
+  hasPassword
+  passkeyCount
+  mailEnabled
+}`) as unknown as TypedDocumentString<MyAccountQuery, MyAccountQueryVariables>;
+export const SetPasswordDocument = new TypedDocumentString(`
+    mutation SetPassword($newPassword: String!, $currentPassword: String) {
+  setPassword(
+    input: {newPassword: $newPassword, currentPassword: $currentPassword}
+  ) {
+    ...AccountFields
+  }
+}
+    fragment AccountFields on Account {
+  player {
+    id
+    name
+  }
+  email
+  emailVerified
+  hasPassword
+  passkeyCount
+  mailEnabled
+}`) as unknown as TypedDocumentString<SetPasswordMutation, SetPasswordMutationVariables>;
+export const SetEmailDocument = new TypedDocumentString(`
+    mutation SetEmail($email: String!) {
+  setEmail(input: {email: $email}) {
+    ...AccountFields
+  }
+}
+    fragment AccountFields on Account {
+  player {
+    id
+    name
+  }
+  email
+  emailVerified
+  hasPassword
+  passkeyCount
+  mailEnabled
+}`) as unknown as TypedDocumentString<SetEmailMutation, SetEmailMutationVariables>;
+export const VerifyEmailDocument = new TypedDocumentString(`
+    mutation VerifyEmail($token: String!) {
+  verifyEmail(input: {token: $token}) {
+    ...AccountFields
+  }
+}
+    fragment AccountFields on Account {
+  player {
+    id
+    name
+  }
+  email
+  emailVerified
+  hasPassword
+  passkeyCount
+  mailEnabled
+}`) as unknown as TypedDocumentString<VerifyEmailMutation, VerifyEmailMutationVariables>;
+export const RequestPasswordResetDocument = new TypedDocumentString(`
+    mutation RequestPasswordReset($login: String!) {
+  requestPasswordReset(input: {login: $login})
+}
+    `) as unknown as TypedDocumentString<RequestPasswordResetMutation, RequestPasswordResetMutationVariables>;
+export const ResetPasswordDocument = new TypedDocumentString(`
+    mutation ResetPassword($token: String!, $newPassword: String!) {
+  resetPassword(input: {token: $token, newPassword: $newPassword}) {
+    ...SessionTokensFields
+  }
+}
+    fragment SessionTokensFields on SessionTokens {
+  accessToken
+  accessTokenExpiresAt
+  refreshToken
+  player {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<ResetPasswordMutation, ResetPasswordMutationVariables>;
+export const MySessionsDocument = new TypedDocumentString(`
+    query MySessions($after: String) {
+  mySessions(first: 50, after: $after) {
+    hasMore
+    nextCursor
+    sessions {
+      id
+      method
+      userAgent
+      createdAt
+      lastUsedAt
+      expiresAt
+      current
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MySessionsQuery, MySessionsQueryVariables>;
+export const RevokeSessionDocument = new TypedDocumentString(`
+    mutation RevokeSession($id: ID!) {
+  revokeSession(id: $id) {
+    id
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeSessionMutation, RevokeSessionMutationVariables>;
 export const MeDocument = new TypedDocumentString(`
     query Me {
   me {

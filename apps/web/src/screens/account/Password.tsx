@@ -1,0 +1,59 @@
+import { useState, type FormEvent } from 'react';
+import { describeFormError, request } from '../../api';
+import { SetPasswordDocument, type AccountFieldsFragment } from '../../gql/graphql';
+import { useToken } from '../../session';
+import { ErrorText } from '../../ui';
+
+/** Set a password (an account made with a token or a passkey has none) or change it. */
+export function PasswordSection({ account, onChange }: { account: AccountFieldsFragment; onChange: () => void }) {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const token = useToken();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    setDone(null);
+    try {
+      await request(SetPasswordDocument, { newPassword: next, currentPassword: account.hasPassword ? current : null }, token);
+      setDone(account.hasPassword ? 'Password changed. Your other sessions were signed out.' : 'Password set: you can sign in with your name and it.');
+      setCurrent('');
+      setNext('');
+      onChange();
+    } catch (e) {
+      setError(describeFormError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="panel" aria-labelledby="password-title">
+      <h2 id="password-title">Password</h2>
+      {!account.hasPassword && <p className="hint">This account has no password yet: set one to sign in with your name.</p>}
+      <form onSubmit={submit} aria-labelledby="password-title">
+        <ErrorText error={error} />
+        {done && <p role="status">{done}</p>}
+        {/* Password managers file the password under the account's name. */}
+        <input type="text" name="username" autoComplete="username" value={account.player.name} readOnly hidden />
+        {account.hasPassword && (
+          <>
+            <label htmlFor="password-current">Current password</label>
+            <input id="password-current" type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />
+          </>
+        )}
+        <label htmlFor="password-new">New password</label>
+        <input id="password-new" type="password" autoComplete="new-password" required value={next} onChange={(e) => setNext(e.target.value)} />
+        <div className="actions">
+          <button type="submit" disabled={busy}>
+            {account.hasPassword ? 'Change the password' : 'Set the password'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,28 @@
+/** A session's browser and system in a few words, from its user agent (null: not known). */
+export function describeAgent(userAgent: string | null | undefined): string {
+  if (!userAgent) return 'Unknown device';
+  const browser = /Edg\//.test(userAgent)
+    ? 'Edge'
+    : /Firefox\//.test(userAgent)
+      ? 'Firefox'
+      : /Chrom(e|ium)\//.test(userAgent)
+        ? 'Chrome'
+        : /Safari\//.test(userAgent)
+          ? 'Safari'
+          : null;
+  const system = /Android/.test(userAgent)
+    ? 'Android'
+    : /iPhone|iPad|iPod/.test(userAgent)
+      ? 'iOS'
+      : /Windows/.test(userAgent)
+        ? 'Windows'
+        : /Mac OS X|Macintosh/.test(userAgent)
+          ? 'macOS'
+          : /CrOS/.test(userAgent)
+            ? 'ChromeOS'
+            : /Linux/.test(userAgent)
+              ? 'Linux'
+              : null;
+  if (browser && system) return `${browser} on ${system}`;
+  return browser ?? system ?? (userAgent.length > 40 ? `${userAgent.slice(0, 40)}…` : userAgent);
+}
