@@ -4,6 +4,7 @@ import { useLoad } from '../hooks';
 import { useSession, useToken } from '../session';
 import { LoadState } from '../ui';
 import { EmailSection } from './account/Email';
+import { PasskeysSection } from './account/Passkeys';
 import { PasswordSection } from './account/Password';
 import { BrowserTokenSection, PersonalTokensSection } from './account/PersonalTokens';
 import { SessionsSection } from './account/Sessions';
@@ -34,6 +35,7 @@ export function AccountScreen() {
           <>
             <PasswordSection account={account.data} onChange={account.reload} />
             <EmailSection account={account.data} onChange={account.reload} />
+            <PasskeysSection onChange={account.reload} />
           </>
         )}
       </LoadState>
