@@ -63,4 +63,42 @@ describe.skipIf(!available)('passkeys in the web client', () => {
     await expect.poll(() => page.getByText('Signed in with passkey').count()).toBeGreaterThanOrEqual(1);
     await context.close();
   }, 120_000);
+  it("issue 26's Done when: a passkey account sets a password, signs in with it elsewhere, sees both sessions and ends the other", async () => {
+    const name = `pkdone${process.pid % 10_000}`;
+    const password = 'a passphrase of mine';
+    const phone = await browser.newContext({ viewport: DESKTOP });
+    const a = await phone.newPage();
+    await virtualAuthenticator(a);
+    await a.goto(`${origin}/`);
+    await a.fill('#passkey-signup-name', name);
+    await a.getByRole('button', { name: 'Sign up with a passkey' }).click();
+    await a.waitForSelector('#passkey-signup-name', { state: 'detached' });
+    await a.goto(`${origin}/#/account`);
+    await a.fill('#password-new', password);
+    await a.getByRole('button', { name: 'Set the password' }).click();
+    await a.getByText('Password set').waitFor();
+
+    const laptop = await browser.newContext({ viewport: DESKTOP });
+    const b = await laptop.newPage();
+    await b.goto(`${origin}/`);
+    await b.fill('#signin-login', name);
+    await b.fill('#signin-password', password);
+    await b.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await b.waitForSelector('#signin-login', { state: 'detached' });
+
+    await a.reload();
+    const sessions = a.locator('section[aria-labelledby="sessions-title"] li');
+    await expect.poll(() => sessions.count()).toBe(2);
+    const text = (await sessions.allTextContents()).join(' | ');
+    expect(text).toMatch(/Signed in with passkey/);
+    expect(text).toMatch(/Signed in with password/);
+    await a.locator('section[aria-labelledby="sessions-title"]').getByRole('button', { name: /^Sign out .*last active/ }).click();
+    await expect.poll(() => sessions.count()).toBe(1);
+
+    // The laptop's session has ended: its page goes back to signing in.
+    await b.goto(`${origin}/#/account`);
+    await b.waitForSelector('#signin-login');
+    await phone.close();
+    await laptop.close();
+  }, 120_000);
 });
