@@ -34,6 +34,7 @@ import { LobbiesModule } from './lobbies/lobbies.module.js';
 import { MovesModule } from './moves/moves.module.js';
 import { InstanceBusModule } from './instance-bus/instance-bus.module.js';
 import { OutboxModule } from './outbox/outbox.module.js';
+import { PasskeysModule } from './passkeys/passkeys.module.js';
 import { PlayerEventsModule } from './player-events/player-events.module.js';
 import { PlayersModule } from './players/players.module.js';
 import { PrismaModule } from './prisma/prisma.module.js';
@@ -51,6 +52,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
 export const FEATURE_MODULES = [
   PlayersModule,
   SessionsModule,
+  PasskeysModule,
   AccountsModule,
   HealthModule,
   LobbiesModule,

@@ -81,17 +81,16 @@ export class AccountsService {
   async account(playerId: string): Promise<Account> {
     const player = await this.prisma.player.findUnique({
       where: { id: playerId },
-      select: { ...PLAYER, account: { select: { passwordHash: true, email: true, emailVerifiedAt: true } } },
+      select: { ...PLAYER, account: { select: { passwordHash: true, email: true, emailVerifiedAt: true } }, _count: { select: { passkeys: true } } },
     });
     if (!player) throw notFound('Player');
-    const { account, ...rest } = player;
+    const { account, _count, ...rest } = player;
     return {
       player: rest,
       email: account?.email ?? null,
       emailVerified: account?.emailVerifiedAt != null,
       hasPassword: account?.passwordHash != null,
-      // Passkeys are the passkeys module's; it counts them here once it has its table.
-      passkeyCount: 0,
+      passkeyCount: _count.passkeys,
       mailEnabled: this.mailer.enabled,
     };
   }

@@ -84,6 +84,10 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtps://mailer:secret@mail.example:465',
       MAIL_FROM: 'Mizerka <play@mizerka.example>',
       PUBLIC_URL: 'https://mizerka.example',
+      WEBAUTHN_ORIGINS: 'https://play.mizerka.example,https://mizerka.example',
+      WEBAUTHN_RP_ID: 'mizerka.example',
+      MAX_PASSKEYS_PER_PLAYER: '4',
+      PASSKEY_CHALLENGES_PER_IP_PER_HOUR: '30',
       GAME_CACHE: 'false',
       INTROSPECTION: 'false',
       IDENTITY_ISSUERS: '[{"issuer": "https://id.example/", "audience": "mizerka", "jwksUrl": "https://id.example/.well-known/jwks.json"}]',
@@ -114,6 +118,7 @@ describe('loadConfig', () => {
       sessionsPerPlayer: 7,
       passwords: { failedSignInsPerAccount: 4, failedSignInsPerAddress: 40, lockMs: 600_000, hashesAtOnce: 3 },
       mail: { smtpUrl: 'smtps://mailer:secret@mail.example:465', from: 'Mizerka <play@mizerka.example>', publicUrl: 'https://mizerka.example' },
+      passkeys: { origins: ['https://play.mizerka.example', 'https://mizerka.example'], rpId: 'mizerka.example', perPlayer: 4, challengesPerHour: 30 },
       gameCache: false,
       botThreads: 3,
       metricsToken: 'scrape-me-please-1234',
@@ -250,6 +255,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ WORKERS: '2', REDIS_URL: 'redis://127.0.0.1:6379' })).toMatchObject({ workers: 2, gameCache: true });
     expect(() => loadConfig({ WORKERS: '2' })).toThrow(/WORKERS=2 needs REDIS_URL/);
     expect(() => loadConfig({ WORKERS: '0' })).toThrow(/WORKERS: expected a whole number from 1 to 64, got "0"/);
+  });
+
+  it('takes the passkeys\' relying party from WEBAUTHN_ORIGINS, refusing wildcards, IP addresses and origins off WEBAUTHN_RP_ID', () => {
+    expect(loadConfig({}).passkeys).toEqual({ origins: null, rpId: null, perPlayer: 20, challengesPerHour: 120 });
+    expect(loadConfig({ WEBAUTHN_ORIGINS: 'https://play.example.com' }).passkeys).toMatchObject({ origins: ['https://play.example.com'], rpId: 'play.example.com' });
+    expect(() => loadConfig({ WEBAUTHN_ORIGINS: 'http://localhost:*' })).toThrow(/WEBAUTHN_ORIGINS/);
+    expect(() => loadConfig({ WEBAUTHN_ORIGINS: 'http://192.168.1.5:3000' })).toThrow(/not the address 192.168.1.5/);
+    expect(() => loadConfig({ WEBAUTHN_ORIGINS: 'https://play.example.com', WEBAUTHN_RP_ID: 'other.org' })).toThrow(/is not on WEBAUTHN_RP_ID other.org/);
+    expect(() => loadConfig({ WEBAUTHN_RP_ID: 'example.com' })).toThrow(/WEBAUTHN_RP_ID needs WEBAUTHN_ORIGINS/);
   });
 
   it('lets tests shorten move clocks, never below a second', () => {

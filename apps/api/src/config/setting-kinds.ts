@@ -150,3 +150,15 @@ export function identityIssuers(): SettingKind<IdentityIssuer[]> {
   });
   return { schema, values: 'JSON: a list of issuers (docs/api.md, "Signing in with your own identity provider"), `[]` for none' };
 }
+
+/** Origins written out in full (no `*`): where a browser page may be, as WebAuthn compares them. */
+export function exactOrigins(): SettingKind<string[]> {
+  return kind(
+    'a comma-separated list of origins such as https://play.example.com (no * and no path)',
+    (raw) => {
+      const list = raw.split(',').map((o) => o.trim()).filter((o) => o !== '');
+      return list.length > 0 && list.every((o) => ORIGIN.test(o) && !o.endsWith(':*')) ? list : undefined;
+    },
+    'origins, comma-separated (`https://play.example.com`)',
+  );
+}

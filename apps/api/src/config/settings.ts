@@ -1,6 +1,8 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import {
+  exactOrigins,
   flag,
   identityIssuers,
   oneOf,
@@ -178,6 +180,31 @@ export const settingsSchema = z.object({
     variable: 'MAX_SESSIONS_PER_PLAYER',
     section: 'accounts',
     description: "signed-in sessions a player may hold at once; signing in once more ends the least recently used",
+  }),
+  passkeys: z.object({
+    origins: optional(exactOrigins(), {
+      variable: 'WEBAUTHN_ORIGINS',
+      section: 'accounts',
+      defaultText: 'production: unset, so no passkeys; else the page\'s own origin when it is `http://localhost:PORT`',
+      description:
+        'the web client\'s origins, where passkeys are made and used (`https://play.example.com`); a passkey belongs to the relying party `WEBAUTHN_RP_ID`, so moving the client to another domain loses them. WebAuthn refuses IP addresses: open a local client at `http://localhost:PORT`',
+    }),
+    rpId: optional(pattern(/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, 'a domain name such as example.com'), {
+      variable: 'WEBAUTHN_RP_ID',
+      section: 'accounts',
+      defaultText: 'the host of the first `WEBAUTHN_ORIGINS`',
+      description: "the passkeys' relying party: the domain of the web client's origins or one it is under (`example.com` for `https://play.example.com`)",
+    }),
+    perPlayer: setting(whole(1, 1000), '20', {
+      variable: 'MAX_PASSKEYS_PER_PLAYER',
+      section: 'accounts',
+      description: 'passkeys a player may hold',
+    }),
+    challengesPerHour: setting(whole(1, 1_000_000), '120', {
+      variable: 'PASSKEY_CHALLENGES_PER_IP_PER_HOUR',
+      section: 'limits',
+      description: 'passkey sign-ups, sign-ins and additions begun from one IP address (IPv6: its /64) per hour',
+    }),
   }),
   passwords: z.object({
     failedSignInsPerAccount: setting(whole(1, 10_000), '10', {
@@ -491,6 +518,21 @@ function derive(s: Settings, ctx: z.core.$RefinementCtx<Settings>) {
       input: s.workers,
     });
   }
+  // A passkey's relying party is a domain that every one of the web client's origins is on.
+  const passkeyOrigins = s.passkeys.origins ?? null;
+  const rpId = s.passkeys.rpId ?? (passkeyOrigins ? new URL(passkeyOrigins[0]).hostname : null);
+  if (s.passkeys.rpId !== undefined && passkeyOrigins === null) {
+    ctx.issues.push({ code: 'custom', message: 'WEBAUTHN_RP_ID needs WEBAUTHN_ORIGINS: the web client origins that passkeys are used on', input: s.passkeys.rpId });
+  }
+  if (rpId !== null && isIP(rpId.replace(/^\[|\]$/g, '')) !== 0) {
+    ctx.issues.push({ code: 'custom', message: `WEBAUTHN_ORIGINS: passkeys need a domain name, not the address ${rpId} (use localhost)`, input: rpId });
+  }
+  for (const origin of passkeyOrigins ?? []) {
+    const host = new URL(origin).hostname;
+    if (rpId !== null && host !== rpId && !host.endsWith(`.${rpId}`)) {
+      ctx.issues.push({ code: 'custom', message: `WEBAUTHN_ORIGINS: ${origin} is not on WEBAUTHN_RP_ID ${rpId}`, input: origin });
+    }
+  }
   return {
     ...s,
     databaseUrl: s.databaseUrl ?? null,
@@ -503,6 +545,7 @@ function derive(s: Settings, ctx: z.core.$RefinementCtx<Settings>) {
       liveConnections: s.addressLimits.liveConnections ?? 5 * s.live.socketsPerPlayer,
     },
     corsOrigins: s.corsOrigins ?? (production ? [] : LOCAL_ORIGINS),
+    passkeys: { ...s.passkeys, origins: passkeyOrigins, rpId },
     // Developer tools are on outside production, off in production unless asked for.
     graphiql: s.graphiql ?? !production,
     apiDocs: s.apiDocs ?? !production,

@@ -47,6 +47,7 @@ export const REGISTRATION_WINDOW_MS = 3_600_000;
 export class RateLimiter {
   readonly limit: number;
   private readonly perAddress: AppConfig['addressLimits'];
+  private readonly passkeyChallenges: number;
 
   constructor(
     @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
@@ -55,6 +56,7 @@ export class RateLimiter {
   ) {
     this.limit = config.get('rateLimitPerMinute', { infer: true });
     this.perAddress = config.get('addressLimits', { infer: true });
+    this.passkeyChallenges = config.get('passkeys', { infer: true }).challengesPerHour;
   }
 
   async take(request: LimitedRequest, cost: number): Promise<RateLimitDecision> {
@@ -88,6 +90,23 @@ export class RateLimiter {
     return async () => {
       await this.store.hit(key, -1, REGISTRATION_WINDOW_MS);
     };
+  }
+
+  /**
+   * One passkey challenge (a sign-up, sign-in or addition begun) from `address`: throws
+   * RATE_LIMITED past PASSKEY_CHALLENGES_PER_IP_PER_HOUR. Each is a row kept for minutes.
+   */
+  async takePasskeyChallenge(address: string): Promise<void> {
+    const limit = this.passkeyChallenges;
+    const { count, resetMs } = await this.store.hit(`passkey:${address}`, 1, REGISTRATION_WINDOW_MS);
+    if (count > limit) {
+      const retryAfter = Math.max(1, Math.ceil(resetMs / 1000));
+      throw new DomainError(
+        'RATE_LIMITED',
+        `At most ${limit} passkey sign-ups, sign-ins and additions may begin from one address an hour (PASSKEY_CHALLENGES_PER_IP_PER_HOUR); try again in ${retryAfter} s`,
+        { retryAfter },
+      );
+    }
   }
 
   private async takeBoth(clientKey: string, address: string, cost: number): Promise<RateLimitDecision> {

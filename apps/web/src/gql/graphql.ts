@@ -461,6 +461,62 @@ export type RevokeAppAuthorizationMutationVariables = Exact<{
 
 export type RevokeAppAuthorizationMutation = { revokeAppAuthorization: { app: { clientId: string } } };
 
+export type StartPasskeySignUpMutationVariables = Exact<{
+  name: string;
+}>;
+
+
+export type StartPasskeySignUpMutation = { startPasskeySignUp: { challengeId: string, options: unknown } };
+
+export type FinishPasskeySignUpMutationVariables = Exact<{
+  challengeId: string | number;
+  response: unknown;
+}>;
+
+
+export type FinishPasskeySignUpMutation = { finishPasskeySignUp: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, player: { id: string, name: string } } };
+
+export type StartPasskeySignInMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type StartPasskeySignInMutation = { startPasskeySignIn: { challengeId: string, options: unknown } };
+
+export type FinishPasskeySignInMutationVariables = Exact<{
+  challengeId: string | number;
+  response: unknown;
+}>;
+
+
+export type FinishPasskeySignInMutation = { finishPasskeySignIn: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, player: { id: string, name: string } } };
+
+export type PasskeyFieldsFragment = { id: string, label: string, createdAt: string, lastUsedAt: string | null };
+
+export type MyPasskeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyPasskeysQuery = { myPasskeys: Array<{ id: string, label: string, createdAt: string, lastUsedAt: string | null }> };
+
+export type StartPasskeyRegistrationMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type StartPasskeyRegistrationMutation = { startPasskeyRegistration: { challengeId: string, options: unknown } };
+
+export type FinishPasskeyRegistrationMutationVariables = Exact<{
+  challengeId: string | number;
+  response: unknown;
+  label?: string | null | undefined;
+}>;
+
+
+export type FinishPasskeyRegistrationMutation = { finishPasskeyRegistration: { id: string, label: string, createdAt: string, lastUsedAt: string | null } };
+
+export type RemovePasskeyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RemovePasskeyMutation = { removePasskey: { id: string } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -611,6 +667,14 @@ export const AccountFieldsFragmentDoc = new TypedDocumentString(`
   mailEnabled
 }
     `, {"fragmentName":"AccountFields"}) as unknown as TypedDocumentString<AccountFieldsFragment, unknown>;
+export const PasskeyFieldsFragmentDoc = new TypedDocumentString(`
+    fragment PasskeyFields on Passkey {
+  id
+  label
+  createdAt
+  lastUsedAt
+}
+    `, {"fragmentName":"PasskeyFields"}) as unknown as TypedDocumentString<PasskeyFieldsFragment, unknown>;
 export const RegisterDocument = new TypedDocumentString(`
     mutation Register($name: String!) {
   register(input: {name: $name}) {
@@ -1546,3 +1610,90 @@ export const RevokeAppAuthorizationDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RevokeAppAuthorizationMutation, RevokeAppAuthorizationMutationVariables>;
+export const StartPasskeySignUpDocument = new TypedDocumentString(`
+    mutation StartPasskeySignUp($name: String!) {
+  startPasskeySignUp(input: {name: $name}) {
+    challengeId
+    options
+  }
+}
+    `) as unknown as TypedDocumentString<StartPasskeySignUpMutation, StartPasskeySignUpMutationVariables>;
+export const FinishPasskeySignUpDocument = new TypedDocumentString(`
+    mutation FinishPasskeySignUp($challengeId: ID!, $response: JSON!) {
+  finishPasskeySignUp(input: {challengeId: $challengeId, response: $response}) {
+    ...SessionTokensFields
+  }
+}
+    fragment SessionTokensFields on SessionTokens {
+  accessToken
+  accessTokenExpiresAt
+  refreshToken
+  player {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<FinishPasskeySignUpMutation, FinishPasskeySignUpMutationVariables>;
+export const StartPasskeySignInDocument = new TypedDocumentString(`
+    mutation StartPasskeySignIn {
+  startPasskeySignIn {
+    challengeId
+    options
+  }
+}
+    `) as unknown as TypedDocumentString<StartPasskeySignInMutation, StartPasskeySignInMutationVariables>;
+export const FinishPasskeySignInDocument = new TypedDocumentString(`
+    mutation FinishPasskeySignIn($challengeId: ID!, $response: JSON!) {
+  finishPasskeySignIn(input: {challengeId: $challengeId, response: $response}) {
+    ...SessionTokensFields
+  }
+}
+    fragment SessionTokensFields on SessionTokens {
+  accessToken
+  accessTokenExpiresAt
+  refreshToken
+  player {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<FinishPasskeySignInMutation, FinishPasskeySignInMutationVariables>;
+export const MyPasskeysDocument = new TypedDocumentString(`
+    query MyPasskeys {
+  myPasskeys {
+    ...PasskeyFields
+  }
+}
+    fragment PasskeyFields on Passkey {
+  id
+  label
+  createdAt
+  lastUsedAt
+}`) as unknown as TypedDocumentString<MyPasskeysQuery, MyPasskeysQueryVariables>;
+export const StartPasskeyRegistrationDocument = new TypedDocumentString(`
+    mutation StartPasskeyRegistration {
+  startPasskeyRegistration {
+    challengeId
+    options
+  }
+}
+    `) as unknown as TypedDocumentString<StartPasskeyRegistrationMutation, StartPasskeyRegistrationMutationVariables>;
+export const FinishPasskeyRegistrationDocument = new TypedDocumentString(`
+    mutation FinishPasskeyRegistration($challengeId: ID!, $response: JSON!, $label: String) {
+  finishPasskeyRegistration(
+    input: {challengeId: $challengeId, response: $response, label: $label}
+  ) {
+    ...PasskeyFields
+  }
+}
+    fragment PasskeyFields on Passkey {
+  id
+  label
+  createdAt
+  lastUsedAt
+}`) as unknown as TypedDocumentString<FinishPasskeyRegistrationMutation, FinishPasskeyRegistrationMutationVariables>;
+export const RemovePasskeyDocument = new TypedDocumentString(`
+    mutation RemovePasskey($id: ID!) {
+  removePasskey(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<RemovePasskeyMutation, RemovePasskeyMutationVariables>;

@@ -5,6 +5,7 @@ import { useLoad } from '../hooks';
 import { useSession, useToken } from '../session';
 import { LoadState } from '../ui';
 import { EmailSection } from './account/Email';
+import { PasskeysSection } from './account/Passkeys';
 import { PasswordSection } from './account/Password';
 import { BrowserTokenSection, PersonalTokensSection } from './account/PersonalTokens';
 import { SessionsSection } from './account/Sessions';
@@ -35,6 +36,7 @@ export function AccountScreen() {
           <>
             <PasswordSection account={account.data} onChange={account.reload} />
             <EmailSection account={account.data} onChange={account.reload} />
+            <PasskeysSection onChange={account.reload} />
           </>
         )}
       </LoadState>

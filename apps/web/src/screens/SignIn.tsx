@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { describeFormError, request } from '../api';
 import { MeDocument, SignInDocument, SignUpDocument } from '../gql/graphql';
+import { PasskeySignIn, PasskeySignUp } from '../components/PasskeyButtons';
 import { href } from '../router';
 import { useSession } from '../session';
 import { ErrorText } from '../ui';
@@ -29,6 +30,13 @@ export function SignInScreen({ first = 'sign-in' }: { first?: 'sign-in' | 'sign-
             <SignUp />
           </>
         )}
+      </div>
+      <div className="columns">
+        <PasskeySignUp />
+        <section className="panel" aria-labelledby="passkey-signin-title">
+          <h2 id="passkey-signin-title">Have a passkey?</h2>
+          <PasskeySignIn />
+        </section>
       </div>
       <TokenSignIn />
     </div>

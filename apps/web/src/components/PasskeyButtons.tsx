@@ -1,0 +1,95 @@
+import { browserSupportsWebAuthn, startAuthentication, startRegistration, WebAuthnError } from '@simplewebauthn/browser';
+import { useState, type FormEvent } from 'react';
+import { describeFormError, request } from '../api';
+import { FinishPasskeySignInDocument, FinishPasskeySignUpDocument, StartPasskeySignInDocument, StartPasskeySignUpDocument } from '../gql/graphql';
+import { useSession } from '../session';
+import { ErrorText } from '../ui';
+
+/** What to say when the browser's passkey prompt failed: cancelled, or no passkey here. */
+export function describePasskeyError(error: unknown): string {
+  if (error instanceof WebAuthnError || (error instanceof Error && error.name === 'NotAllowedError')) {
+    return 'No passkey was used (the prompt was closed, timed out, or this device holds none for Mizerka).';
+  }
+  return describeFormError(error);
+}
+
+/** Sign in with a passkey: no name needed, the browser offers the ones it holds for this site. */
+export function PasskeySignIn() {
+  const { signInWithSession } = useSession();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (!browserSupportsWebAuthn()) return null;
+
+  const signIn = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { startPasskeySignIn } = await request(StartPasskeySignInDocument, {}, null);
+      const response = await startAuthentication({ optionsJSON: startPasskeySignIn.options as Parameters<typeof startAuthentication>[0]['optionsJSON'] });
+      const { finishPasskeySignIn } = await request(FinishPasskeySignInDocument, { challengeId: startPasskeySignIn.challengeId, response }, null);
+      signInWithSession(finishPasskeySignIn);
+    } catch (e) {
+      setError(describePasskeyError(e));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="passkey-signin">
+      <ErrorText error={error} />
+      <button type="button" onClick={() => void signIn()} disabled={busy}>
+        Sign in with a passkey
+      </button>
+    </div>
+  );
+}
+
+/** Sign up with a passkey: a name, then the browser makes the passkey; no password at all. */
+export function PasskeySignUp() {
+  const { signInWithSession } = useSession();
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (!browserSupportsWebAuthn()) return null;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const { startPasskeySignUp } = await request(StartPasskeySignUpDocument, { name: name.trim() }, null);
+      const response = await startRegistration({ optionsJSON: startPasskeySignUp.options as Parameters<typeof startRegistration>[0]['optionsJSON'] });
+      const { finishPasskeySignUp } = await request(FinishPasskeySignUpDocument, { challengeId: startPasskeySignUp.challengeId, response }, null);
+      signInWithSession(finishPasskeySignUp);
+    } catch (e) {
+      setError(describePasskeyError(e));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="panel" onSubmit={submit} aria-labelledby="passkey-signup-title">
+      <h2 id="passkey-signup-title">Sign up with a passkey</h2>
+      <ErrorText error={error} />
+      <label htmlFor="passkey-signup-name">Player name</label>
+      <input
+        id="passkey-signup-name"
+        name="username"
+        autoComplete="username webauthn"
+        required
+        minLength={3}
+        maxLength={32}
+        pattern="[A-Za-z0-9][A-Za-z0-9_\-]{2,31}"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        aria-describedby="passkey-signup-hint"
+      />
+      <p id="passkey-signup-hint" className="hint">
+        Your device (or password manager) keeps the passkey: nothing to remember, nothing to phish.
+      </p>
+      <button type="submit" disabled={busy}>
+        Sign up with a passkey
+      </button>
+    </form>
+  );
+}
