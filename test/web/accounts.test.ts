@@ -48,9 +48,9 @@ describe.skipIf(!available)('accounts in the web client', () => {
     await fitsWidth(page);
     await screenshots(page, 'sign-up');
     await expectAccessible(page, 'sign-up');
-    await page.getByLabel('Player name').fill(name);
+    await page.locator('#signup-name').fill(name);
     await page.getByLabel('Choose a password').fill(password);
-    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
     await page.getByText(`Signed in as ${name}`).first().waitFor();
     const first = await stored(page);
     expect(first.token).toBeTruthy();

@@ -44,9 +44,9 @@ describe.skipIf(!available)('the web client in Chromium', () => {
     await page.goto(`${t.baseUrl}/`);
     await page.getByRole('heading', { name: 'Play Mizerka' }).waitFor();
     await check?.(page);
-    await page.getByLabel('Player name').fill(player.name);
+    await page.locator('#signup-name').fill(player.name);
     await page.getByLabel('Choose a password').fill(`${player.name} plays mizerka`);
-    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
     await page.getByText(`Signed in as ${player.name}`).waitFor();
     player.token = (await page.evaluate("localStorage.getItem('mizerka.token')")) as string;
     expect(player.token).toBeTruthy();

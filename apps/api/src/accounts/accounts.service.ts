@@ -246,7 +246,8 @@ export class AccountsService {
     await this.prisma.accountToken.create({
       data: { playerId: found.player_id, purpose: 'reset_password', tokenHash: link.hash, expiresAt: new Date(Date.now() + RESET_MS) },
     });
-    const url = `${this.publicUrl}/reset-password?token=${link.token}`;
+    // After the '#': the token never reaches a server (no request log, no Referer), only the page.
+    const url = `${this.publicUrl}/#/reset-password?token=${link.token}`;
     this.mailer.send({
       kind: 'password-reset',
       to: found.verified_email,
@@ -313,7 +314,7 @@ export class AccountsService {
   }
 
   private mailVerification(name: string, email: string, token: string): void {
-    const url = `${this.publicUrl}/verify-email?token=${token}`;
+    const url = `${this.publicUrl}/#/verify-email?token=${token}`;
     this.mailer.send({
       kind: 'email-verification',
       to: email,

@@ -91,9 +91,9 @@ async function mailTo(to: string, path: string): Promise<{ mail: Received; token
     const index = inbox.findIndex((m) => m.to.toLowerCase() === to.toLowerCase());
     if (index >= 0) {
       const [mail] = inbox.splice(index, 1);
-      const match = new RegExp(`http://play\\.test/${path}\\?token=([A-Za-z0-9_-]+)`).exec(mail.text);
+      const match = new RegExp(`http://play\\.test/#/${path}\\?token=([A-Za-z0-9_-]+)`).exec(mail.text);
       if (!match) throw new Error(`no ${path} link in: ${mail.text}`);
-      expect(mail.html).toContain(`http://play.test/${path}?token=${match[1]}`);
+      expect(mail.html).toContain(`http://play.test/#/${path}?token=${match[1]}`);
       return { mail, token: match[1] };
     }
     if (Date.now() > deadline) throw new Error(`no mail to ${to}`);

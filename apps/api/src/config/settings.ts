@@ -179,7 +179,7 @@ export const settingsSchema = z.object({
   sessionsPerPlayer: setting(whole(1, 1000), '50', {
     variable: 'MAX_SESSIONS_PER_PLAYER',
     section: 'accounts',
-    description: "signed-in sessions a player may hold at once; signing in once more ends the least recently used",
+    description: "signed-in sessions a player may hold at once, and apps' grants as many again; one more ends the least recently used of its kind",
   }),
   passkeys: z.object({
     origins: optional(exactOrigins(), {

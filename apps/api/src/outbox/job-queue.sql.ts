@@ -1,7 +1,14 @@
 import { toJsonColumn } from '../common/json-column.js';
 import { JOB_QUEUE_SCHEMA } from '../database/job-queue.js';
 import { Prisma } from '../generated/prisma/client.js';
-import type { GameJob } from './job-queue.js';
+
+/** A game's job of one purpose: due at `runAt`, keyed `key` (one per game and purpose). */
+export interface GameJob {
+  task: string;
+  key: string;
+  payload: object;
+  runAt: Date;
+}
 
 // Our SQL around the job queue (graphile-worker), through its public surface only: its `add_jobs`,
 // `remove_job` and `force_unlock_workers` functions and its `jobs` view; and our own `job_pools`.

@@ -9,7 +9,9 @@ import { JOB_QUEUE_SCHEMA, jobQueueLogger } from '../database/job-queue.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { DATABASE_URL } from '../prisma/database-url.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { forgetPoolsSql, keepPoolsAliveSql, lockGamesSql, removeJobsSql, setGameJobsSql } from './job-queue.sql.js';
+import { forgetPoolsSql, keepPoolsAliveSql, lockGamesSql, removeJobsSql, setGameJobsSql, type GameJob } from './job-queue.sql.js';
+
+export type { GameJob } from './job-queue.sql.js';
 
 /**
  * Runs a statement on one of the queue's pg pools: a query's rows, checked against its shape; a
@@ -27,14 +29,6 @@ export async function onQueuePool<Row>(pool: pg.Pool, query: Prisma.Sql | SqlQue
 
 /** Works one job of a task; a handler that throws is retried with the queue's backoff. */
 export type JobHandler = (payload: unknown, helpers: JobHelpers) => Promise<void>;
-
-/** A game's job of one purpose: due at `runAt`, keyed `key` (one per game and purpose). */
-export interface GameJob {
-  task: string;
-  key: string;
-  payload: object;
-  runAt: Date;
-}
 
 /** What `keepPerGame` is to do: the keyed jobs to set (replacing any of the same key), the keys to remove. */
 export interface GameJobsPlan {

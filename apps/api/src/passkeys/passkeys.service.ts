@@ -239,10 +239,23 @@ export class PasskeysService {
 
   /** Removes one of the caller's passkeys: it signs in no more. Another player's is not found. */
   async remove(playerId: string, id: string): Promise<Passkey> {
-    const found = await this.prisma.passkey.findFirst({ where: { id, playerId }, select: PASSKEY });
-    if (!found) throw notFound('Passkey');
-    await this.prisma.passkey.deleteMany({ where: { id, playerId } });
-    return found;
+    return this.prisma.$transaction(async (tx) => {
+      await queryRows(tx, lockPlayerSql(playerId));
+      const found = await tx.passkey.findFirst({ where: { id, playerId }, select: PASSKEY });
+      if (!found) throw notFound('Passkey');
+      // The last way in may not go: with no password and no personal token, the account would be lost.
+      if ((await tx.passkey.count({ where: { playerId } })) === 1) {
+        const password = await tx.playerAccount.count({ where: { playerId, passwordHash: { not: null } } });
+        const tokens = await tx.apiToken.count({
+          where: { playerId, sessionId: null, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+        });
+        if (password === 0 && tokens === 0) {
+          throw conflict('This is your only way to sign in: set a password (or add another passkey) before removing it');
+        }
+      }
+      await tx.passkey.deleteMany({ where: { id, playerId } });
+      return found;
+    });
   }
 
   /**

@@ -179,6 +179,15 @@ describe('passkeys', () => {
     const badBody = await t.rest('POST', '/api/v1/passkeys/sign-in/finish', { challengeId: signIn.body.challengeId, response: 'text' });
     expect(badBody.status).toBe(400);
     expect(JSON.stringify(badBody.body)).toMatch(/response/);
+
+    // The one passkey left is the account's only way in (no password, no personal token): it stays.
+    const only = (await t.rest('GET', '/api/v1/me/passkeys', undefined, token)).body[0].id as string;
+    const last = await t.rest('DELETE', `/api/v1/me/passkeys/${only}`, undefined, token);
+    expect(last.status).toBe(409);
+    expect(last.body.detail ?? last.body.message).toMatch(/only way to sign in/);
+    const password = await t.gql('mutation { setPassword(input: { newPassword: "a long enough one" }) { hasPassword } }', {}, token);
+    expect(password.data?.setPassword.hasPassword).toBe(true);
+    expect((await t.rest('DELETE', `/api/v1/me/passkeys/${only}`, undefined, token)).status).toBe(200);
   });
 
   it('signs up over REST too', async () => {

@@ -61,14 +61,15 @@ export class SessionsService {
 
   /**
    * A new session for a player who has just proved who they are. Over MAX_SESSIONS_PER_PLAYER,
-   * the least recently used sessions end. `db`: the sign-in's own transaction, when it has one
+   * the least recently used sessions of the same kind
+   * end (apps' grants and the person's sign-ins are counted apart). `db`: the sign-in's own transaction, when it has one
    * (a one-time code used up in the same commit).
    */
   async start(start: SessionStart, db?: Prisma.TransactionClient): Promise<SessionTokens> {
     const scopes = TOKEN_SCOPES.filter((scope) => start.scopes.includes(scope));
     const write = async (tx: Prisma.TransactionClient) => {
       await queryRows(tx, lockPlayerSql(start.playerId));
-      const live = await queryRows(tx, liveSessionsSql(start.playerId));
+      const live = await queryRows(tx, liveSessionsSql(start.playerId, start.method === 'oauth'));
       const over = live.slice(0, Math.max(0, live.length - this.maxSessions + 1)).map((s) => s.id);
       const ended = over.length > 0 ? await queryRows(tx, endSessionsSql(over)) : [];
       const now = Date.now();

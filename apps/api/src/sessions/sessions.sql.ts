@@ -51,13 +51,18 @@ export function endSessionsSql(sessionIds: readonly string[]) {
   );
 }
 
-/** A player's sessions still usable, least recently used first (the ones to end when over the limit). */
-export function liveSessionsSql(playerId: string) {
+/**
+ * A player's sessions still usable, least recently used first (the ones to end when over the
+ * limit): apps' grants (`oauth`) and the person's own sign-ins counted apart, so that authorizing
+ * apps never signs the person out of a browser.
+ */
+export function liveSessionsSql(playerId: string, oauth: boolean) {
   return sqlQuery(
     z.object({ id: z.string() }),
     Prisma.sql`
       SELECT id::text FROM auth_sessions
        WHERE player_id = ${playerId}::uuid AND revoked_at IS NULL AND expires_at > now()
+         AND (method = 'oauth') = ${oauth}
        ORDER BY last_used_at, id`,
   );
 }

@@ -116,6 +116,10 @@ describe('sessions', () => {
     expect((await t.gql('{ me { id } }', {}, all[0].accessToken)).errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
     const listed = await t.gql(LIST, {}, all[3].accessToken);
     expect(listed.data?.mySessions.sessions.map((s: { userAgent: string }) => s.userAgent).sort()).toEqual(['device 1', 'device 2', 'device 3']);
+    // Apps' grants are counted apart: authorizing apps signs no browser out.
+    for (let i = 0; i < 4; i++) await sessions.start({ playerId: id, method: 'oauth', scopes: ['read'] });
+    const still = await t.gql(LIST, {}, all[3].accessToken);
+    expect(still.data?.mySessions.sessions).toHaveLength(3);
   });
 
   it('refuses an access token past its expiry, and refreshing then gives a working one', async () => {
