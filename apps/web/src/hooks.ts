@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { describeError, onLinkState, onReconnected, type LinkState } from './api';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { describeError, describeFormError, onLinkState, onReconnected, type LinkState } from './api';
 
 export interface Loaded<T> {
   data: T | null;
@@ -101,4 +101,27 @@ export function timeLeft(deadline: string, now: number): string {
   if (d > 0) return `${d} d ${h} h left`;
   if (h > 0) return `${h} h ${m} min left`;
   return `${m}:${String(sec).padStart(2, '0')} left`;
+}
+
+/**
+ * What a form or button does: `busy` while it runs, its failure in words in `error`. With
+ * `staysBusy` a success leaves `busy` on: the screen is about to change (a sign-in), so nothing is
+ * sent twice meanwhile.
+ */
+export function useAction(action: () => Promise<void>, options: { describe?: (error: unknown) => string; staysBusy?: boolean } = {}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = async (event?: FormEvent) => {
+    event?.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+      if (!options.staysBusy) setBusy(false);
+    } catch (e) {
+      setError((options.describe ?? describeFormError)(e));
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
 }

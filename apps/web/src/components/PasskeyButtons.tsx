@@ -1,8 +1,9 @@
 import { browserSupportsWebAuthn, startAuthentication, startRegistration, WebAuthnError } from '@simplewebauthn/browser';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { describeFormError, request } from '../api';
 import { FinishPasskeySignInDocument, FinishPasskeySignUpDocument, StartPasskeySignInDocument, StartPasskeySignUpDocument } from '../gql/graphql';
 import { useSession } from '../session';
+import { useAction } from '../hooks';
 import { ErrorText } from '../ui';
 
 /** What to say when the browser's passkey prompt failed: cancelled, or no passkey here. */
@@ -16,23 +17,16 @@ export function describePasskeyError(error: unknown): string {
 /** Sign in with a passkey: no name needed, the browser offers the ones it holds for this site. */
 export function PasskeySignIn() {
   const { signInWithSession } = useSession();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  if (!browserSupportsWebAuthn()) return null;
-
-  const signIn = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const { busy, error, run: signIn } = useAction(
+    async () => {
       const { startPasskeySignIn } = await request(StartPasskeySignInDocument, {}, null);
       const response = await startAuthentication({ optionsJSON: startPasskeySignIn.options as Parameters<typeof startAuthentication>[0]['optionsJSON'] });
       const { finishPasskeySignIn } = await request(FinishPasskeySignInDocument, { challengeId: startPasskeySignIn.challengeId, response }, null);
       signInWithSession(finishPasskeySignIn);
-    } catch (e) {
-      setError(describePasskeyError(e));
-      setBusy(false);
-    }
-  };
+    },
+    { describe: describePasskeyError, staysBusy: true },
+  );
+  if (!browserSupportsWebAuthn()) return null;
 
   return (
     <div className="passkey-signin">
@@ -48,24 +42,16 @@ export function PasskeySignIn() {
 export function PasskeySignUp() {
   const { signInWithSession } = useSession();
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  if (!browserSupportsWebAuthn()) return null;
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+  const { busy, error, run: submit } = useAction(
+    async () => {
       const { startPasskeySignUp } = await request(StartPasskeySignUpDocument, { name: name.trim() }, null);
       const response = await startRegistration({ optionsJSON: startPasskeySignUp.options as Parameters<typeof startRegistration>[0]['optionsJSON'] });
       const { finishPasskeySignUp } = await request(FinishPasskeySignUpDocument, { challengeId: startPasskeySignUp.challengeId, response }, null);
       signInWithSession(finishPasskeySignUp);
-    } catch (e) {
-      setError(describePasskeyError(e));
-      setBusy(false);
-    }
-  };
+    },
+    { describe: describePasskeyError, staysBusy: true },
+  );
+  if (!browserSupportsWebAuthn()) return null;
 
   return (
     <form className="panel" onSubmit={submit} aria-labelledby="passkey-signup-title">

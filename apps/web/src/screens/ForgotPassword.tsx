@@ -1,29 +1,18 @@
-import { useState, type FormEvent } from 'react';
-import { describeFormError, request } from '../api';
+import { useState } from 'react';
+import { request } from '../api';
 import { RequestPasswordResetDocument } from '../gql/graphql';
 import { href } from '../router';
+import { useAction } from '../hooks';
 import { ErrorText } from '../ui';
 
 /** Asks for a reset link by mail; the answer is the same whether the account exists or not. */
 export function ForgotPasswordScreen() {
   const [login, setLogin] = useState('');
-  const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await request(RequestPasswordResetDocument, { login: login.trim() }, null);
-      setSent(true);
-    } catch (e) {
-      setError(describeFormError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, run: submit } = useAction(async () => {
+    await request(RequestPasswordResetDocument, { login: login.trim() }, null);
+    setSent(true);
+  });
 
   return (
     <div className="narrow">

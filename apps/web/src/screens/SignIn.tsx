@@ -4,6 +4,7 @@ import { MeDocument, SignInDocument, SignUpDocument } from '../gql/graphql';
 import { PasskeySignIn, PasskeySignUp } from '../components/PasskeyButtons';
 import { href } from '../router';
 import { useSession } from '../session';
+import { useAction } from '../hooks';
 import { ErrorText } from '../ui';
 
 /** Signing in (name or email, and password) and signing up; `/sign-up` puts signing up first. */
@@ -47,21 +48,13 @@ function PasswordSignIn() {
   const { signInWithSession } = useSession();
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+  const { busy, error, run: submit } = useAction(
+    async () => {
       const { signIn } = await request(SignInDocument, { login: login.trim(), password }, null);
       signInWithSession(signIn);
-    } catch (e) {
-      setError(describeFormError(e));
-      setBusy(false);
-    }
-  };
+    },
+    { staysBusy: true },
+  );
 
   return (
     <form className="panel" onSubmit={submit} aria-labelledby="signin-title">
@@ -86,21 +79,13 @@ function SignUp() {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+  const { busy, error, run: submit } = useAction(
+    async () => {
       const { signUp } = await request(SignUpDocument, { name: name.trim(), password, email: email.trim() || null }, null);
       signInWithSession(signUp);
-    } catch (e) {
-      setError(describeFormError(e));
-      setBusy(false);
-    }
-  };
+    },
+    { staysBusy: true },
+  );
 
   return (
     <form className="panel" onSubmit={submit} aria-labelledby="signup-title">

@@ -1,7 +1,7 @@
 import { InputType } from '@nestjs/graphql';
-import { IsEmail, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsEmail, IsOptional, IsString, Length } from 'class-validator';
 import { Prop } from '../../common/model-field.js';
-import { PLAYER_NAME } from '../../players/dto/player.inputs.js';
+import { PlayerNameField } from '../../players/dto/player.inputs.js';
 
 // NIST SP 800-63B: length only (8 or more; long ones allowed), no rules on what it holds.
 const PASSWORD = { min: 8, max: 256 } as const;
@@ -9,14 +9,7 @@ const EMAIL_MAX = 254;
 
 @InputType()
 export class SignUpInput {
-  @Prop({
-    description: '3 to 32 letters, digits, "_" or "-", starting with a letter or digit; unique ignoring case',
-    example: 'ala',
-    api: { minLength: 3, maxLength: 32, pattern: PLAYER_NAME.source },
-  })
-  @IsString()
-  @Length(3, 32, { message: 'name must be 3 to 32 characters long' })
-  @Matches(PLAYER_NAME, { message: 'name may hold only letters, digits, "_" and "-", and must start with a letter or digit' })
+  @PlayerNameField()
   name!: string;
 
   @Prop({ description: '8 to 256 characters, any', api: { minLength: PASSWORD.min, maxLength: PASSWORD.max } })

@@ -1,21 +1,14 @@
 import { Field, ID, InputType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString, IsUUID, Length, Matches } from 'class-validator';
+import { IsObject, IsOptional, IsString, IsUUID, Length } from 'class-validator';
 import { JSONScalar } from '../../common/json.scalar.js';
 import { Prop } from '../../common/model-field.js';
-import { PLAYER_NAME } from '../../players/dto/player.inputs.js';
+import { PlayerNameField } from '../../players/dto/player.inputs.js';
 
 @InputType()
 export class StartPasskeySignUpInput {
   // The same rules as register's.
-  @Prop({
-    description: '3 to 32 letters, digits, "_" or "-", starting with a letter or digit; unique ignoring case',
-    example: 'ala',
-    api: { minLength: 3, maxLength: 32, pattern: PLAYER_NAME.source },
-  })
-  @IsString()
-  @Length(3, 32, { message: 'name must be 3 to 32 characters long' })
-  @Matches(PLAYER_NAME, { message: 'name may hold only letters, digits, "_" and "-", and must start with a letter or digit' })
+  @PlayerNameField()
   name!: string;
 }
 

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { InputType, Int } from '@nestjs/graphql';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import type { TokenScope } from '../../auth/scopes.js';
@@ -7,16 +8,23 @@ import { TokenScopeEnum } from '../models/token-scope.enum.js';
 
 export { PLAYER_NAME };
 
+/** A new player's name, with the rules and messages every way of signing up shares. */
+export function PlayerNameField(): PropertyDecorator {
+  return applyDecorators(
+    Prop({
+      description: '3 to 32 letters, digits, "_" or "-", starting with a letter or digit; unique ignoring case',
+      example: 'ala',
+      api: { minLength: 3, maxLength: 32, pattern: PLAYER_NAME.source },
+    }),
+    IsString(),
+    Length(3, 32, { message: 'name must be 3 to 32 characters long' }),
+    Matches(PLAYER_NAME, { message: 'name may hold only letters, digits, "_" and "-", and must start with a letter or digit' }),
+  );
+}
+
 @InputType()
 export class RegisterInput {
-  @Prop({
-    description: '3 to 32 letters, digits, "_" or "-", starting with a letter or digit; unique ignoring case',
-    example: 'ala',
-    api: { minLength: 3, maxLength: 32, pattern: PLAYER_NAME.source },
-  })
-  @IsString()
-  @Length(3, 32, { message: 'name must be 3 to 32 characters long' })
-  @Matches(PLAYER_NAME, { message: 'name may hold only letters, digits, "_" and "-", and must start with a letter or digit' })
+  @PlayerNameField()
   name!: string;
 
   @Prop(() => Boolean, {

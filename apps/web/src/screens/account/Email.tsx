@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
-import { describeFormError, request } from '../../api';
+import { useState } from 'react';
+import { request } from '../../api';
 import { SetEmailDocument, type AccountFieldsFragment } from '../../gql/graphql';
 import { useToken } from '../../session';
+import { useAction } from '../../hooks';
 import { ErrorText } from '../../ui';
 
 /** The account's email address: verified (a sign-in name, a way to reset the password) or waiting for its link. */
@@ -9,27 +10,15 @@ export function EmailSection({ account, onChange }: { account: AccountFieldsFrag
   const token = useToken();
   const [email, setEmail] = useState('');
   const [editing, setEditing] = useState(!account.email);
-  const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
+  const { busy, error, run: submit } = useAction(async () => {
     setDone(null);
-    try {
-      const { setEmail: saved } = await request(SetEmailDocument, { email: email.trim() }, token);
-      setDone(saved.mailEnabled ? `A link to verify ${saved.email ?? 'it'} is on its way: open it to finish.` : 'Saved.');
-      setEmail('');
-      setEditing(false);
-      onChange();
-    } catch (e) {
-      setError(describeFormError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    const { setEmail: saved } = await request(SetEmailDocument, { email: email.trim() }, token);
+    setDone(saved.mailEnabled ? `A link to verify ${saved.email ?? 'it'} is on its way: open it to finish.` : 'Saved.');
+    setEmail('');
+    setEditing(false);
+    onChange();
+  });
 
   return (
     <section className="panel" aria-labelledby="email-title">

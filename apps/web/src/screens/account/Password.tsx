@@ -1,35 +1,24 @@
-import { useState, type FormEvent } from 'react';
-import { describeFormError, request } from '../../api';
+import { useState } from 'react';
+import { request } from '../../api';
 import { SetPasswordDocument, type AccountFieldsFragment } from '../../gql/graphql';
 import { useToken } from '../../session';
+import { useAction } from '../../hooks';
 import { ErrorText } from '../../ui';
 
 /** Set a password (an account made with a token or a passkey has none) or change it. */
 export function PasswordSection({ account, onChange }: { account: AccountFieldsFragment; onChange: () => void }) {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
-  const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const token = useToken();
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
+  const { busy, error, run: submit } = useAction(async () => {
     setDone(null);
-    try {
-      await request(SetPasswordDocument, { newPassword: next, currentPassword: account.hasPassword ? current : null }, token);
-      setDone(account.hasPassword ? 'Password changed. Your other sessions were signed out.' : 'Password set: you can sign in with your name and it.');
-      setCurrent('');
-      setNext('');
-      onChange();
-    } catch (e) {
-      setError(describeFormError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    await request(SetPasswordDocument, { newPassword: next, currentPassword: account.hasPassword ? current : null }, token);
+    setDone(account.hasPassword ? 'Password changed. Your other sessions were signed out.' : 'Password set: you can sign in with your name and it.');
+    setCurrent('');
+    setNext('');
+    onChange();
+  });
 
   return (
     <section className="panel" aria-labelledby="password-title">
