@@ -19,10 +19,10 @@ interface GraphQLResponse<T> {
   errors?: { message: string; extensions?: Record<string, unknown> }[];
 }
 
-let tokenRefused: (() => void) | null = null;
+let tokenRefused: ((token: string) => void) | null = null;
 
-/** Called when the API refuses a personal token (revoked or expired): the session forgets it. */
-export function onTokenRefused(listener: () => void) {
+/** Called with a personal token the API refused (revoked or expired): the session forgets it, if it still holds it. */
+export function onTokenRefused(listener: (token: string) => void) {
   tokenRefused = listener;
 }
 
@@ -61,7 +61,7 @@ export async function request<R, V>(document: TypedDocumentString<R, V>, variabl
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== 'UNAUTHENTICATED' || !token) throw error;
     if (!auth) {
-      tokenRefused?.();
+      tokenRefused?.(token);
       throw error;
     }
     token = await auth.refused(token);

@@ -122,8 +122,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // A revoked or expired personal token is of no use: back to signing in.
   useEffect(
     () =>
-      onTokenRefused(() => {
-        if (!keeper.stored()) return;
+      onTokenRefused((token) => {
+        // An answer to an older sign-in (a sign-out's own request, say) must not sign out a newer one.
+        if (keeper.stored()?.token !== token) return;
         signOut();
         setNotice('This browser’s token is no longer accepted (revoked or expired): sign in again.');
       }),
