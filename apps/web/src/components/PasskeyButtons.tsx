@@ -4,7 +4,7 @@ import { describeFormError, request } from '../api';
 import { FinishPasskeySignInDocument, FinishPasskeySignUpDocument, StartPasskeySignInDocument, StartPasskeySignUpDocument } from '../gql/graphql';
 import { useSession } from '../session';
 import { useAction } from '../hooks';
-import { ErrorText } from '../ui';
+import { ErrorText, PlayerNameInput } from '../ui';
 
 /** What to say when the browser's passkey prompt failed: cancelled, or no passkey here. */
 export function describePasskeyError(error: unknown): string {
@@ -58,18 +58,7 @@ export function PasskeySignUp() {
       <h2 id="passkey-signup-title">Sign up with a passkey</h2>
       <ErrorText error={error} />
       <label htmlFor="passkey-signup-name">Player name</label>
-      <input
-        id="passkey-signup-name"
-        name="username"
-        autoComplete="username webauthn"
-        required
-        minLength={3}
-        maxLength={32}
-        pattern="[A-Za-z0-9][A-Za-z0-9_\-]{2,31}"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        aria-describedby="passkey-signup-hint"
-      />
+      <PlayerNameInput id="passkey-signup-name" value={name} onChange={setName} describedBy="passkey-signup-hint" autoComplete="username webauthn" />
       <p id="passkey-signup-hint" className="hint">
         Your device (or password manager) keeps the passkey: nothing to remember, nothing to phish.
       </p>

@@ -5,7 +5,7 @@ import { PasskeySignIn, PasskeySignUp } from '../components/PasskeyButtons';
 import { href } from '../router';
 import { useSession } from '../session';
 import { useAction } from '../hooks';
-import { ErrorText } from '../ui';
+import { ErrorText, PlayerNameInput } from '../ui';
 
 /** Signing in (name or email, and password) and signing up; `/sign-up` puts signing up first. */
 export function SignInScreen({ first = 'sign-in' }: { first?: 'sign-in' | 'sign-up' }) {
@@ -92,18 +92,7 @@ function SignUp() {
       <h2 id="signup-title">New here? Sign up</h2>
       <ErrorText error={error} />
       <label htmlFor="signup-name">Player name</label>
-      <input
-        id="signup-name"
-        name="username"
-        autoComplete="username"
-        required
-        minLength={3}
-        maxLength={32}
-        pattern="[A-Za-z0-9][A-Za-z0-9_\-]{2,31}"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        aria-describedby="signup-name-hint"
-      />
+      <PlayerNameInput id="signup-name" value={name} onChange={setName} describedBy="signup-name-hint" />
       <p id="signup-name-hint" className="hint">
         3 to 32 letters, digits, _ or -.
       </p>
