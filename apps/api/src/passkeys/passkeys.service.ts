@@ -69,6 +69,14 @@ const authenticationShape = z.object({
   clientExtensionResults: extensions,
 });
 
+/**
+ * The signature algorithms a new passkey may use (COSE ids: EdDSA, ES256, RS256). Named here, not
+ * left to @simplewebauthn/server's default: on Node 24 that default puts ML-DSA-44 first (Node 20
+ * cannot verify it), so a passkey made on one instance of a mixed or rolled-back fleet would not
+ * sign in on another.
+ */
+export const PASSKEY_ALGORITHMS = [-8, -7, -257];
+
 /** The passkey's user handle: the player's id as its 16 bytes. */
 const userHandleBytes = (playerId: string) => new Uint8Array(Buffer.from(playerId.replace(/-/g, ''), 'hex'));
 const userHandleText = (playerId: string) => Buffer.from(userHandleBytes(playerId)).toString('base64url');
@@ -120,6 +128,7 @@ export class PasskeysService {
       userID: userHandleBytes(userHandle),
       attestationType: 'none',
       authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+      supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
       timeout: CHALLENGE_MS,
     });
     return this.challenge('sign_up', options.challenge, options, { name, userHandle });
@@ -209,6 +218,7 @@ export class PasskeysService {
       attestationType: 'none',
       excludeCredentials: player.passkeys.map((p) => ({ id: p.credentialId, transports: p.transports as AuthenticatorTransportFuture[] })),
       authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+      supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
       timeout: CHALLENGE_MS,
     });
     return this.challenge('add', options.challenge, options, { playerId: caller.id });
