@@ -14,6 +14,8 @@ const LAYERS: string[][] = [
   // Under the features: registration counts against its address's budget.
   ['rate-limit'],
   ['players', 'health', 'player-events'],
+  // The channels (push, email) register with notifications; notifications never imports them.
+  ['notifications'],
   // Signing in gives a session; accounts (passwords, email) sign people in.
   ['sessions'],
   ['passkeys'],

@@ -53,7 +53,7 @@ describe('passkeys', () => {
       authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
     });
     // The same algorithms on every Node version (Node 24's default would add ML-DSA-44).
-    expect(challenge.options.pubKeyCredParams.map((p: { alg: number }) => p.alg)).toEqual([-8, -7, -257]);
+    expect((challenge.options.pubKeyCredParams as { alg: number }[]).map((p) => p.alg)).toEqual([-8, -7, -257]);
     const authenticator = new SoftAuthenticator();
     const up = await t.gql(FINISH_SIGN_UP, { id: challenge.challengeId, r: authenticator.create(challenge.options) });
     expect(up.errors).toBeUndefined();
