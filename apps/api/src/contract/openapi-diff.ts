@@ -26,7 +26,8 @@ interface OpenApiDocument {
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 /** Every breaking change from `before` to `after`, each a sentence naming the route and what broke. */
-export function breakingRestChanges(before: OpenApiDocument, after: OpenApiDocument): string[] {
+export function breakingRestChanges(beforeDocument: object, afterDocument: object): string[] {
+  const [before, after] = [beforeDocument as OpenApiDocument, afterDocument as OpenApiDocument];
   const found: string[] = [];
   // A path parameter's name is not part of the URL a client calls: /games/{id} and /games/{gameId}
   // are the same route.
