@@ -3,7 +3,8 @@ import helmet from 'helmet';
 import type { AppConfig } from '../config/app-config.js';
 
 /** Headers a browser client may read from a cross-origin response. */
-const EXPOSED_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'x-request-id', 'Location'];
+// Deprecation, Sunset and Link: a browser client learns that what it calls goes away (common/deprecated.ts).
+const EXPOSED_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'x-request-id', 'Location', 'Deprecation', 'Sunset', 'Link'];
 
 /** Whether `origin` is one of the configured ones (`scheme://host:*` allows every port, `*` any origin). */
 export function originAllowed(origin: string, allowed: readonly string[]): boolean {

@@ -5,6 +5,7 @@ import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { CurrentPlayer, OptionalPlayer } from '../auth/current-player.decorator.js';
 import { EventStreams } from '../auth/event-streams.js';
 import { Public } from '../auth/public.decorator.js';
+import { Deprecated } from '../common/deprecated.js';
 import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
 import { EventLogQuery } from './dto/games.args.js';
 import { LogStreamQuery, resumeSeq } from './dto/log-stream.args.js';
@@ -34,6 +35,8 @@ export class GamesController {
 
   @Public()
   @Get(':id/events')
+  // `limit` was v1's first name of `first` (renamed inside v1, then taken back: CHANGELOG.md 1.0.0).
+  @Deprecated({ parameter: 'limit', since: '2026-12-01', sunset: '2027-06-01', instead: 'first' })
   @ApiOkResponse({ type: GameEventLog, description: 'The event log after `after`, as the caller may see it' })
   events(
     @Param('id', ParseUuidPipe) id: string,

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { HealthCheck, HealthCheckService, PrismaHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../auth/public.decorator.js';
+import { SERVER_VERSION } from '../common/server-version.js';
 import { InstanceBus } from '../instance-bus/instance-bus.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
@@ -19,11 +20,11 @@ export class HealthController {
     private readonly bus: InstanceBus,
   ) {}
 
-  /** Liveness: the process answers. */
+  /** Liveness: the process answers, and says which release it runs. */
   @Get()
   @HealthCheck()
-  live() {
-    return this.health.check([]);
+  async live() {
+    return { ...(await this.health.check([])), version: SERVER_VERSION };
   }
 
   /**
