@@ -18,6 +18,7 @@ import {
 import {
   deleteReminderTurnsSql,
   fireReminderSql,
+  lockReminderSettingsSql,
   reminderSettingsSql,
   reminderTurnsSql,
   saveReminderSettingsSql,
@@ -90,8 +91,8 @@ export class RemindersService implements OnModuleInit {
       email: input.email == null ? null : checkPoints('email', input.email),
     };
     return this.prisma.$transaction(async (tx) => {
-      // Read and written in one transaction under the row's lock, so two partial updates both count.
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('reminder-settings:' || ${playerId}, 0))`;
+      // Read and written under the player's lock, so two partial updates (one channel each) both count.
+      await tx.$executeRaw(lockReminderSettingsSql(playerId));
       const [row] = await queryRows(tx, reminderSettingsSql(playerId));
       const current = row ? { push: storedPoints('push', row.push), email: storedPoints('email', row.email) } : defaultReminderPoints();
       const points = { push: given.push ?? current.push, email: given.email ?? current.email };

@@ -17,6 +17,11 @@ export function reminderSettingsSql(playerId: string) {
   );
 }
 
+/** The transaction's lock on the player's settings (a first write has no row to lock). */
+export function lockReminderSettingsSql(playerId: string): Prisma.Sql {
+  return Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended('reminder-settings:' || ${playerId}, 0))`;
+}
+
 export function saveReminderSettingsSql(playerId: string, points: ReminderPoints): Prisma.Sql {
   return Prisma.sql`INSERT INTO reminder_settings (player_id, push, email, updated_at)
     VALUES (${playerId}::uuid, ${toJsonColumn(points.push)}::jsonb, ${toJsonColumn(points.email)}::jsonb, now())
