@@ -41,6 +41,7 @@ import { PrismaModule } from './prisma/prisma.module.js';
 import { ProfilesModule } from './profiles/profiles.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { RatingsModule } from './ratings/ratings.module.js';
+import { RemindersModule } from './reminders/reminders.module.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { rateLimitPlugin } from './rate-limit/rate-limit.plugin.js';
 import { ScoringModule } from './scoring/scoring.module.js';
@@ -61,6 +62,7 @@ export const FEATURE_MODULES = [
   ScoringModule,
   PlayerEventsModule,
   ClocksModule,
+  RemindersModule,
   BotsModule,
   InboxModule,
   WebhooksModule,

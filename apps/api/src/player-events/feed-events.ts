@@ -10,6 +10,12 @@ export interface FeedPayloads {
   yourTurn: { gameId: string; seq: number; seat: number; deadline: string | null; preset: string };
   /** The player's deadline is near (the share of the time that is left is configurable). */
   deadlineNear: { gameId: string; seq: number; seat: number; deadline: string };
+  /**
+   * A reminder the player chose before a time-out: `before` whole seconds before `deadline` of
+   * their turn at `seq`, for the notice channels that chose this moment. (Its row has no seq: a
+   * turn has several reminders.)
+   */
+  turnReminder: { gameId: string; seq: number; seat: number; deadline: string; before: number; channels: ('push' | 'email')[] };
   /** A game with the player in it began. */
   gameStarted: { gameId: string; lobbyId: string | null; seat: number; preset: string; players: number };
   /** A game of the player's ended: their place, everyone's totals, and how it ended when early. */
@@ -27,6 +33,7 @@ export type FeedEventType = keyof FeedPayloads;
 export const FEED_EVENT_TYPES: readonly FeedEventType[] = [
   'yourTurn',
   'deadlineNear',
+  'turnReminder',
   'gameStarted',
   'gameFinished',
   'timedOut',

@@ -58,6 +58,7 @@ export type FeedEventType =
   | 'lobbyJoined'
   | 'lobbyLeft'
   | 'timedOut'
+  | 'turnReminder'
   | 'yourTurn';
 
 export type GameStatus =
@@ -148,6 +149,13 @@ export type PlayerKind =
   | 'bot'
   | 'human';
 
+export type ReminderPointInput = {
+  /** When this share (%) of the time the turn was given is left, 1 to 99; or give secondsBefore */
+  percent?: number | null | undefined;
+  /** This many seconds before the deadline, 60 to 2592000; or give percent */
+  secondsBefore?: number | null | undefined;
+};
+
 /** Resign a game: it ends at once, the resigning seat placed last */
 export type ResignInput = {
   /** The game version the caller acted on; CONFLICT if it is no longer current */
@@ -155,6 +163,13 @@ export type ResignInput = {
   gameId: string | number;
   /** Retrying with the same key returns the first result instead of acting again */
   idempotencyKey?: string | null | undefined;
+};
+
+export type SetReminderSettingsInput = {
+  /** Moments for email, at most 5 (an empty list: none); omitted: unchanged */
+  email?: Array<ReminderPointInput> | null | undefined;
+  /** Moments for Web Push, at most 5 (an empty list: none); omitted: unchanged */
+  push?: Array<ReminderPointInput> | null | undefined;
 };
 
 /** How a session began: a password, a passkey, or an app the player authorized (OAuth) */
@@ -517,6 +532,20 @@ export type RemovePasskeyMutationVariables = Exact<{
 
 export type RemovePasskeyMutation = { removePasskey: { id: string } };
 
+export type ReminderSettingsFieldsFragment = { push: Array<{ percent: number | null, secondsBefore: number | null }>, email: Array<{ percent: number | null, secondsBefore: number | null }> };
+
+export type MyReminderSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyReminderSettingsQuery = { myReminderSettings: { push: Array<{ percent: number | null, secondsBefore: number | null }>, email: Array<{ percent: number | null, secondsBefore: number | null }> } };
+
+export type SetReminderSettingsMutationVariables = Exact<{
+  input: SetReminderSettingsInput;
+}>;
+
+
+export type SetReminderSettingsMutation = { setReminderSettings: { push: Array<{ percent: number | null, secondsBefore: number | null }>, email: Array<{ percent: number | null, secondsBefore: number | null }> } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -675,6 +704,18 @@ export const PasskeyFieldsFragmentDoc = new TypedDocumentString(`
   lastUsedAt
 }
     `, {"fragmentName":"PasskeyFields"}) as unknown as TypedDocumentString<PasskeyFieldsFragment, unknown>;
+export const ReminderSettingsFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ReminderSettingsFields on ReminderSettings {
+  push {
+    percent
+    secondsBefore
+  }
+  email {
+    percent
+    secondsBefore
+  }
+}
+    `, {"fragmentName":"ReminderSettingsFields"}) as unknown as TypedDocumentString<ReminderSettingsFieldsFragment, unknown>;
 export const RegisterDocument = new TypedDocumentString(`
     mutation Register($name: String!) {
   register(input: {name: $name}) {
@@ -1697,3 +1738,35 @@ export const RemovePasskeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RemovePasskeyMutation, RemovePasskeyMutationVariables>;
+export const MyReminderSettingsDocument = new TypedDocumentString(`
+    query MyReminderSettings {
+  myReminderSettings {
+    ...ReminderSettingsFields
+  }
+}
+    fragment ReminderSettingsFields on ReminderSettings {
+  push {
+    percent
+    secondsBefore
+  }
+  email {
+    percent
+    secondsBefore
+  }
+}`) as unknown as TypedDocumentString<MyReminderSettingsQuery, MyReminderSettingsQueryVariables>;
+export const SetReminderSettingsDocument = new TypedDocumentString(`
+    mutation SetReminderSettings($input: SetReminderSettingsInput!) {
+  setReminderSettings(input: $input) {
+    ...ReminderSettingsFields
+  }
+}
+    fragment ReminderSettingsFields on ReminderSettings {
+  push {
+    percent
+    secondsBefore
+  }
+  email {
+    percent
+    secondsBefore
+  }
+}`) as unknown as TypedDocumentString<SetReminderSettingsMutation, SetReminderSettingsMutationVariables>;
