@@ -317,7 +317,7 @@ export class ChatService {
     });
     const row = await this.prisma.chatReport.findUnique({ where: { id: reportId }, select: REPORT });
     if (!row) throw notFound('Report');
-    if (count === 0) throw conflict(`This report was already ${row.status}`, { status: row.status });
+    if (count === 0) throw conflict(`This report was already ${row.status}`, { reportStatus: row.status });
     return reportView(row);
   }
 

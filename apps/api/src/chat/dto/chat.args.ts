@@ -86,7 +86,7 @@ export class SendChatInput {
   @IsEnum(ChatRoom, { message: 'room must be "players" or "spectators"' })
   room: ChatRoom = ChatRoom.players;
 
-  @Field({ description: 'Plain text, one line, at most 500 characters once trimmed' })
+  @Field(() => String, { description: 'Plain text, one line, at most 500 characters once trimmed' })
   @IsString({ message: 'body must be text' })
   @MaxLength(CHAT_RAW_MAX, { message: 'body must be at most 500 characters long' })
   body!: string;
@@ -128,7 +128,7 @@ export class ReportChatInput {
   @Max(MAX_SEQ, { message: `seq must be at most ${MAX_SEQ}` })
   seq!: number;
 
-  @Field({ nullable: true, description: 'What is wrong with it, in a few words (at most 500 characters)' })
+  @Field(() => String, { nullable: true, description: 'What is wrong with it, in a few words (at most 500 characters)' })
   @IsOptional()
   @IsString({ message: 'reason must be text' })
   @MaxLength(CHAT_RAW_MAX, { message: 'reason must be at most 500 characters long' })
