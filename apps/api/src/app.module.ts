@@ -13,6 +13,7 @@ import type { Server } from 'node:http';
 import type { ServerOptions } from 'graphql-ws';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { ChatModule } from './chat/chat.module.js';
 import { ClocksModule } from './clocks/clocks.module.js';
 import { BotsModule } from './bots/bots.module.js';
 import { AuthService } from './auth/auth.service.js';
@@ -70,6 +71,7 @@ export const FEATURE_MODULES = [
   HistoryModule,
   ProfilesModule,
   OAuthModule,
+  ChatModule,
 ];
 
 /** graphql-ws server options; Nest passes them through, though its type knows only some of them. */

@@ -21,7 +21,7 @@ const LAYERS: string[][] = [
   ['passkeys'],
   ['accounts'],
   ['games'],
-  ['lobbies', 'moves', 'scoring'],
+  ['lobbies', 'moves', 'scoring', 'chat'],
   ['clocks', 'inbox', 'webhooks', 'ratings', 'history', 'bots', 'reminders'],
   ['profiles', 'oauth'],
 ];

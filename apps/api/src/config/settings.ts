@@ -302,6 +302,19 @@ export const settingsSchema = z.object({
       description: "active games against server bots a player may sit in at once (each costs the server's CPU)",
     }),
   }),
+  chat: z.object({
+    messagesPerMinute: setting(whole(1, 10_000), '20', {
+      variable: 'CHAT_MESSAGES_PER_MINUTE',
+      section: 'limits',
+      description: 'table-talk messages a player may send a minute, in every room together',
+    }),
+    moderators: optional(pattern(/^\s*[^,\s]+(\s*,\s*[^,\s]+)*\s*$/, 'player names separated by commas'), {
+      variable: 'CHAT_MODERATORS',
+      section: 'operator',
+      defaultText: 'unset: nobody',
+      description: 'the players (by name, any case) who work the queue of reported chat messages, with a token of the `admin` scope',
+    }),
+  }),
   imports: z.object({
     perPlayerPerHour: setting(whole(1, 100_000), '30', {
       variable: 'IMPORTS_PER_PLAYER_PER_HOUR',
@@ -543,6 +556,11 @@ function derive(s: Settings, ctx: z.core.$RefinementCtx<Settings>) {
       requestsPerMinute: s.addressLimits.requestsPerMinute ?? Math.min(5 * s.rateLimitPerMinute, 10_000_000),
       registrationsPerHour: s.addressLimits.registrationsPerHour,
       liveConnections: s.addressLimits.liveConnections ?? 5 * s.live.socketsPerPlayer,
+    },
+    chat: {
+      messagesPerMinute: s.chat.messagesPerMinute,
+      // Compared with players' name keys (names are unique regardless of case).
+      moderators: (s.chat.moderators ?? '').split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== ''),
     },
     corsOrigins: s.corsOrigins ?? (production ? [] : LOCAL_ORIGINS),
     passkeys: { ...s.passkeys, origins: passkeyOrigins, rpId },

@@ -32,6 +32,7 @@ const LOBBY = {
   hostId: true,
   previousGameId: true,
   rated: true,
+  spectatorsSeeTableChat: true,
   createdAt: true,
   host: { select: { id: true, name: true, kind: true, botLevel: true } },
   seats: {
@@ -87,6 +88,7 @@ export class LobbiesService {
             players: rules.players,
             visibility,
             rated,
+            spectatorsSeeTableChat: input.spectatorsSeeTableChat ?? false,
             inviteCode,
             hostId: callerId,
             seats: { create: { seat, playerId: callerId } },
@@ -161,6 +163,7 @@ export class LobbiesService {
       checkOpen(lobby);
       if (lobby.seats.some((s) => s.playerId === callerId)) throw conflict('You are already seated in this lobby');
       const seat = freeSeat(lobby, input.seat);
+      await this.checkBlocks(tx, callerId, lobby.seats.map((s) => s.playerId));
       await this.checkOpenLobbies(tx, callerId);
       return this.seatAt(tx, lobby, seat, callerId, [callerId]);
     });
@@ -280,6 +283,7 @@ export class LobbiesService {
             rated: true,
             importedBy: true,
             seats: { select: { seat: true, playerId: true } },
+            lobby: { select: { spectatorsSeeTableChat: true } },
           },
         });
         if (!game.seats.some((s) => s.playerId === callerId)) throw forbidden('Only the players of a game may play it again');
@@ -292,6 +296,7 @@ export class LobbiesService {
           select: { id: true },
         });
         if (earlier) return { lobby: await this.view(tx, earlier.id), feed: [] };
+        await this.checkBlocks(tx, callerId, game.seats.map((s) => s.playerId));
         const rules = makeRules(game.preset, game.options);
         if (!rules.ok) throw conflict(`This game's rules can no longer be used: ${rules.error.message}`);
         const lobby = await tx.lobby.create({
@@ -306,6 +311,7 @@ export class LobbiesService {
             hostId: callerId,
             previousGameId: gameId,
             rated: game.rated,
+            spectatorsSeeTableChat: game.lobby?.spectatorsSeeTableChat ?? false,
             seats: { create: game.seats.map((s) => ({ seat: s.seat, playerId: s.playerId })) },
           },
           select: { id: true },
@@ -321,6 +327,20 @@ export class LobbiesService {
   }
 
   // --- helpers ---------------------------------------------------------------------------
+
+  /**
+   * A player never sits at a table with someone who blocked them or whom they blocked (chat/):
+   * FORBIDDEN, without saying who, so that a block is not revealed by name.
+   */
+  private async checkBlocks(tx: Tx, playerId: string, seated: string[]): Promise<void> {
+    const others = seated.filter((id) => id !== playerId);
+    if (others.length === 0) return;
+    const block = await tx.playerBlock.findFirst({
+      where: { OR: [{ blockerId: playerId, blockedId: { in: others } }, { blockedId: playerId, blockerId: { in: others } }] },
+      select: { blockerId: true },
+    });
+    if (block) throw forbidden('You cannot sit at this table: you and a player seated at it have blocked each other');
+  }
 
   /**
    * A player sits in at most MAX_OPEN_LOBBIES_PER_PLAYER open lobbies (hosting or joined). The
@@ -534,6 +554,7 @@ function toView(row: LobbyRow): Lobby {
     gameId: row.game?.id ?? null,
     previousGameId: row.previousGameId,
     rated: row.rated,
+    spectatorsSeeTableChat: row.spectatorsSeeTableChat,
     createdAt: row.createdAt,
   };
 }

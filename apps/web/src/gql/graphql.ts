@@ -18,6 +18,17 @@ export type BotLevel =
   | 'random'
   | 'strong';
 
+/** open: waiting for a moderator; resolved: acted on; dismissed: nothing to do */
+export type ChatReportStatus =
+  | 'dismissed'
+  | 'open'
+  | 'resolved';
+
+/** players: the seats write, the spectators read it only if the host allowed it; spectators: signed-in viewers who are not seated write, and the seats read it only once the game is over */
+export type ChatRoom =
+  | 'players'
+  | 'spectators';
+
 export type Contract =
   | 'clubs'
   | 'diamonds'
@@ -34,6 +45,8 @@ export type CreateLobbyInput = {
   rated?: boolean | null | undefined;
   /** The host's seat; default 0 */
   seat?: number | null | undefined;
+  /** Whether spectators may read the players' table talk (never write in it); default false. Spectators always have their own room, which the players do not see while the game is played */
+  spectatorsSeeTableChat?: boolean | null | undefined;
   /** A move clock for the game; omitted: untimed */
   timeControl?: TimeControlInput | null | undefined;
   /** Default public */
@@ -156,6 +169,17 @@ export type ReminderPointInput = {
   secondsBefore?: number | null | undefined;
 };
 
+export type ReportChatInput = {
+  /** The game (give this or lobbyId) */
+  gameId?: string | number | null | undefined;
+  lobbyId?: string | number | null | undefined;
+  /** What is wrong with it, in a few words (at most 500 characters) */
+  reason?: string | null | undefined;
+  room?: ChatRoom;
+  /** The seq of the message reported */
+  seq: number;
+};
+
 /** Resign a game: it ends at once, the resigning seat placed last */
 export type ResignInput = {
   /** The game version the caller acted on; CONFLICT if it is no longer current */
@@ -163,6 +187,17 @@ export type ResignInput = {
   gameId: string | number;
   /** Retrying with the same key returns the first result instead of acting again */
   idempotencyKey?: string | null | undefined;
+};
+
+export type SendChatInput = {
+  /** Plain text, one line, at most 500 characters once trimmed */
+  body: string;
+  /** The game whose table (give this or lobbyId) */
+  gameId?: string | number | null | undefined;
+  /** Or the lobby */
+  lobbyId?: string | number | null | undefined;
+  /** The seats write in players, the others in spectators */
+  room?: ChatRoom;
 };
 
 export type SetReminderSettingsInput = {
@@ -546,6 +581,65 @@ export type SetReminderSettingsMutationVariables = Exact<{
 
 export type SetReminderSettingsMutation = { setReminderSettings: { push: Array<{ percent: number | null, secondsBefore: number | null }>, email: Array<{ percent: number | null, secondsBefore: number | null }> } };
 
+export type ChatMessageFieldsFragment = { seq: number, room: ChatRoom, body: string, createdAt: string, author: { id: string, name: string } };
+
+export type ChatMessagesQueryVariables = Exact<{
+  gameId?: string | number | null | undefined;
+  lobbyId?: string | number | null | undefined;
+  room?: ChatRoom | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ChatMessagesQuery = { chatMessages: { nextCursor: string | null, hasMore: boolean, messages: Array<{ seq: number, room: ChatRoom, body: string, createdAt: string, author: { id: string, name: string } }> } };
+
+export type SendChatMessageMutationVariables = Exact<{
+  input: SendChatInput;
+}>;
+
+
+export type SendChatMessageMutation = { sendChatMessage: { seq: number, room: ChatRoom, body: string, createdAt: string, author: { id: string, name: string } } };
+
+export type GameChatSubscriptionVariables = Exact<{
+  gameId: string | number;
+  room?: ChatRoom | null | undefined;
+  after?: number | null | undefined;
+}>;
+
+
+export type GameChatSubscription = { gameChat: { seq: number, room: ChatRoom, body: string, createdAt: string, author: { id: string, name: string } } };
+
+export type LobbyChatSubscriptionVariables = Exact<{
+  lobbyId: string | number;
+  room?: ChatRoom | null | undefined;
+  after?: number | null | undefined;
+}>;
+
+
+export type LobbyChatSubscription = { lobbyChat: { seq: number, room: ChatRoom, body: string, createdAt: string, author: { id: string, name: string } } };
+
+export type MuteChatPlayerMutationVariables = Exact<{
+  playerId: string | number;
+}>;
+
+
+export type MuteChatPlayerMutation = { muteChatPlayer: { since: string, player: { id: string, name: string } } };
+
+export type BlockPlayerMutationVariables = Exact<{
+  playerId: string | number;
+}>;
+
+
+export type BlockPlayerMutation = { blockPlayer: { since: string, player: { id: string, name: string } } };
+
+export type ReportChatMessageMutationVariables = Exact<{
+  input: ReportChatInput;
+}>;
+
+
+export type ReportChatMessageMutation = { reportChatMessage: { id: string, status: ChatReportStatus } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -716,6 +810,18 @@ export const ReminderSettingsFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"ReminderSettingsFields"}) as unknown as TypedDocumentString<ReminderSettingsFieldsFragment, unknown>;
+export const ChatMessageFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ChatMessageFields on ChatMessage {
+  seq
+  room
+  body
+  createdAt
+  author {
+    id
+    name
+  }
+}
+    `, {"fragmentName":"ChatMessageFields"}) as unknown as TypedDocumentString<ChatMessageFieldsFragment, unknown>;
 export const RegisterDocument = new TypedDocumentString(`
     mutation Register($name: String!) {
   register(input: {name: $name}) {
@@ -1770,3 +1876,107 @@ export const SetReminderSettingsDocument = new TypedDocumentString(`
     secondsBefore
   }
 }`) as unknown as TypedDocumentString<SetReminderSettingsMutation, SetReminderSettingsMutationVariables>;
+export const ChatMessagesDocument = new TypedDocumentString(`
+    query ChatMessages($gameId: ID, $lobbyId: ID, $room: ChatRoom, $first: Int, $after: String) {
+  chatMessages(
+    gameId: $gameId
+    lobbyId: $lobbyId
+    room: $room
+    first: $first
+    after: $after
+  ) {
+    messages {
+      ...ChatMessageFields
+    }
+    nextCursor
+    hasMore
+  }
+}
+    fragment ChatMessageFields on ChatMessage {
+  seq
+  room
+  body
+  createdAt
+  author {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<ChatMessagesQuery, ChatMessagesQueryVariables>;
+export const SendChatMessageDocument = new TypedDocumentString(`
+    mutation SendChatMessage($input: SendChatInput!) {
+  sendChatMessage(input: $input) {
+    ...ChatMessageFields
+  }
+}
+    fragment ChatMessageFields on ChatMessage {
+  seq
+  room
+  body
+  createdAt
+  author {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<SendChatMessageMutation, SendChatMessageMutationVariables>;
+export const GameChatDocument = new TypedDocumentString(`
+    subscription GameChat($gameId: ID!, $room: ChatRoom, $after: Int) {
+  gameChat(gameId: $gameId, room: $room, after: $after) {
+    ...ChatMessageFields
+  }
+}
+    fragment ChatMessageFields on ChatMessage {
+  seq
+  room
+  body
+  createdAt
+  author {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<GameChatSubscription, GameChatSubscriptionVariables>;
+export const LobbyChatDocument = new TypedDocumentString(`
+    subscription LobbyChat($lobbyId: ID!, $room: ChatRoom, $after: Int) {
+  lobbyChat(lobbyId: $lobbyId, room: $room, after: $after) {
+    ...ChatMessageFields
+  }
+}
+    fragment ChatMessageFields on ChatMessage {
+  seq
+  room
+  body
+  createdAt
+  author {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<LobbyChatSubscription, LobbyChatSubscriptionVariables>;
+export const MuteChatPlayerDocument = new TypedDocumentString(`
+    mutation MuteChatPlayer($playerId: ID!) {
+  muteChatPlayer(playerId: $playerId) {
+    since
+    player {
+      id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MuteChatPlayerMutation, MuteChatPlayerMutationVariables>;
+export const BlockPlayerDocument = new TypedDocumentString(`
+    mutation BlockPlayer($playerId: ID!) {
+  blockPlayer(playerId: $playerId) {
+    since
+    player {
+      id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BlockPlayerMutation, BlockPlayerMutationVariables>;
+export const ReportChatMessageDocument = new TypedDocumentString(`
+    mutation ReportChatMessage($input: ReportChatInput!) {
+  reportChatMessage(input: $input) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ReportChatMessageMutation, ReportChatMessageMutationVariables>;

@@ -103,6 +103,7 @@ function CreateLobby({ token }: { token: string }) {
   const [preset, setPreset] = useState('short');
   const [visibility, setVisibility] = useState<'public' | 'unlisted'>('public');
   const [rated, setRated] = useState(true);
+  const [spectatorsSeeTableChat, setSpectatorsSeeTableChat] = useState(false);
   const [mizerkaQuotas, setMizerkaQuotas] = useState('reversed');
   const [target, setTarget] = useState(300);
   const [doubleMisere, setDoubleMisere] = useState(false);
@@ -122,6 +123,7 @@ function CreateLobby({ token }: { token: string }) {
       preset,
       visibility,
       rated,
+      spectatorsSeeTableChat,
       options: family === 'contract' ? { mizerkaQuotas } : { target, doubleMisere },
       timeControl: timed ? { moveSeconds: moveMinutes * 60, bankSeconds: bankMinutes * 60, onTimeout } : null,
     };
@@ -157,6 +159,10 @@ function CreateLobby({ token }: { token: string }) {
       </fieldset>
       <label className="inline">
         <input type="checkbox" checked={rated} onChange={(e) => setRated(e.target.checked)} /> Rated
+      </label>
+      <label className="inline">
+        <input type="checkbox" checked={spectatorsSeeTableChat} onChange={(e) => setSpectatorsSeeTableChat(e.target.checked)} /> Spectators may read the
+        players' chat
       </label>
       {family === 'contract' ? (
         <>

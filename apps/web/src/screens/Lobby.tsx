@@ -10,6 +10,7 @@ import {
   type BotLevel,
   type LobbyFieldsFragment,
 } from '../gql/graphql';
+import { ChatPanel } from '../components/ChatPanel';
 import { useLoad } from '../hooks';
 import { href, navigate } from '../router';
 import { useToken } from '../session';
@@ -150,6 +151,7 @@ function LobbyDetails({ lobby, myId, token, onChange }: { lobby: LobbyFieldsFrag
         {!seated && lobby.status === 'open' && <a href={href.join(lobby.inviteCode)}>Take a seat</a>}
         {lobby.gameId && <a href={href.table(lobby.gameId)}>Go to the table</a>}
       </div>
+      <ChatPanel table={{ lobbyId: lobby.id }} seated={seated} />
     </>
   );
 }

@@ -3,6 +3,7 @@ import { ApiError, describeError, newIdempotencyKey, request, subscribe } from '
 import { Hand } from '../components/Hand';
 import { Trick } from '../components/Trick';
 import { StandingsTable } from '../components/Standings';
+import { ChatPanel } from '../components/ChatPanel';
 import { GameDocument, GameLogDocument, MakeMoveDocument, ResignDocument, type GameQuery, type MakeMoveInput } from '../gql/graphql';
 import { timeLeft, useLoad, useNow } from '../hooks';
 import { href } from '../router';
@@ -191,6 +192,8 @@ function Table({
       )}
 
       {view.over ? <GameOver game={game} /> : null}
+
+      <ChatPanel table={{ gameId: game.id }} seated={me !== null && me !== undefined} />
 
       <nav aria-label="This game" className="actions">
         <a href={href.scores(game.id)}>Score sheet</a>

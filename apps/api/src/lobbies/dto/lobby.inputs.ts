@@ -69,6 +69,14 @@ export class CreateLobbyInput {
   @IsOptional()
   @IsBoolean({ message: 'rated must be true or false' })
   rated?: boolean | null;
+
+  @Prop(() => Boolean, {
+    optional: true,
+    description: "Whether spectators may read the players' table talk (never write in it); default false. Spectators always have their own room, which the players do not see while the game is played",
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'spectatorsSeeTableChat must be true or false' })
+  spectatorsSeeTableChat?: boolean | null;
 }
 
 @InputType()

@@ -115,6 +115,9 @@ export class Lobby {
   @Prop({ description: "Whether its game changes its players' ratings" })
   rated!: boolean;
 
+  @Prop({ description: "The host's choice: whether spectators may read the players' table talk (they never write in it)" })
+  spectatorsSeeTableChat!: boolean;
+
   @Prop()
   createdAt!: Date;
 }
