@@ -22,6 +22,8 @@ const LAYERS: string[][] = [
   ['lobbies', 'moves', 'scoring'],
   ['clocks', 'inbox', 'webhooks', 'ratings', 'history', 'bots'],
   ['profiles', 'oauth'],
+  // Deletes what has outlived its retention across the features' tables; nothing imports it.
+  ['retention'],
 ];
 /**
  * Features whose folder has an index.ts: others import them only through it, or through pure.ts,
