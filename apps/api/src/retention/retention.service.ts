@@ -115,7 +115,7 @@ export class RetentionService implements OnModuleInit {
     let total = 0;
     let after: string | null = null;
     for (;;) {
-      const endpoints = await queryRows(this.prisma, endpointPageSql(after, ENDPOINT_PAGE));
+      const endpoints: { id: string }[] = await queryRows(this.prisma, endpointPageSql(after, ENDPOINT_PAGE));
       for (const { id } of endpoints) total += await this.batches(() => deleteDeliveriesSql(id, cutoff, this.settings.batch));
       if (endpoints.length < ENDPOINT_PAGE) return total;
       after = endpoints[endpoints.length - 1].id;

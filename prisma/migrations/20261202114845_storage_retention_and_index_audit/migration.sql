@@ -1,3 +1,6 @@
+-- DropIndex
+DROP INDEX "game_seats_player_id_game_id_idx";
+
 -- CreateTable
 CREATE TABLE "player_feed_trims" (
     "player_id" UUID NOT NULL,
