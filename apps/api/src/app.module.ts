@@ -43,6 +43,7 @@ import { ProfilesModule } from './profiles/profiles.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { RatingsModule } from './ratings/ratings.module.js';
 import { RemindersModule } from './reminders/reminders.module.js';
+import { RetentionModule } from './retention/retention.module.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { rateLimitPlugin } from './rate-limit/rate-limit.plugin.js';
 import { ScoringModule } from './scoring/scoring.module.js';
@@ -72,6 +73,7 @@ export const FEATURE_MODULES = [
   ProfilesModule,
   OAuthModule,
   ChatModule,
+  RetentionModule,
 ];
 
 /** graphql-ws server options; Nest passes them through, though its type knows only some of them. */

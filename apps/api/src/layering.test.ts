@@ -24,6 +24,8 @@ const LAYERS: string[][] = [
   ['lobbies', 'moves', 'scoring', 'chat'],
   ['clocks', 'inbox', 'webhooks', 'ratings', 'history', 'bots', 'reminders'],
   ['profiles', 'oauth'],
+  // Deletes what has outlived its retention across the features' tables; nothing imports it.
+  ['retention'],
 ];
 /**
  * Features whose folder has an index.ts: others import them only through it, or through pure.ts,

@@ -416,6 +416,41 @@ export const settingsSchema = z.object({
       replaces: fromMilliseconds('BOT_JOB_GRACE_MS'),
     }),
   }),
+  // What the daily retention job (apps/api/src/retention) deletes; finished games are kept forever.
+  retention: z.object({
+    feedSeconds: setting(seconds(0, 315_360_000), '7776000', {
+      variable: 'FEED_RETENTION_SECONDS',
+      section: 'jobs',
+      description:
+        "players' feed events (event streams, `myEvents`, what webhooks fan out) older than this are deleted (default: 90 days); `0` keeps them forever. A stream resuming from a deleted event starts at the oldest event kept",
+    }),
+    webhookDeliverySeconds: setting(seconds(0, 315_360_000), '2592000', {
+      variable: 'WEBHOOK_DELIVERY_RETENTION_SECONDS',
+      section: 'jobs',
+      description: 'delivered and failed webhook deliveries, with their attempts, are deleted this long after they were made (default: 30 days); `0` keeps them',
+    }),
+    failedJobSeconds: setting(seconds(0, 315_360_000), '2592000', {
+      variable: 'FAILED_JOB_RETENTION_SECONDS',
+      section: 'jobs',
+      description: 'jobs that failed every attempt are deleted this long after their last attempt (default: 30 days); `0` keeps them',
+    }),
+    expiredSeconds: setting(seconds(0, 315_360_000), '604800', {
+      variable: 'EXPIRED_RETENTION_SECONDS',
+      section: 'jobs',
+      description:
+        'ended sign-ins (sessions expired or revoked, with their tokens), used refresh tokens, expired or revoked access tokens, OAuth requests and codes, passkey challenges and email links are deleted this long after they ended (default: 7 days); `0` keeps them',
+    }),
+    batch: setting(whole(10, 100_000), '1000', {
+      variable: 'RETENTION_BATCH',
+      section: 'jobs',
+      description: 'rows the retention job deletes per statement (each its own transaction, so no delete holds locks or a snapshot for long)',
+    }),
+    hourUtc: setting(whole(0, 23), '3', {
+      variable: 'RETENTION_HOUR_UTC',
+      section: 'jobs',
+      description: 'the hour (UTC) the daily retention job runs at; one instance runs it, however many there are',
+    }),
+  }),
   clocks: z.object({
     minMoveSeconds: setting(seconds(1, 86_400), '60', {
       variable: 'MIN_MOVE_SECONDS',

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { EventEmitter } from 'node:events';
-import { run, type JobHelpers, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
+import { parseCronItems, run, type CronItem, type JobHelpers, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
 import { parseRows, type SqlQuery } from '../common/sql-query.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -55,6 +55,8 @@ const POOL_DEAD_AFTER_MS = 15_000;
 export class JobQueue implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger('JobQueue');
   private readonly tasks = new Map<string, JobHandler>();
+  /** Tasks run on a schedule (graphile-worker's cron), by the main runner. */
+  private readonly cronItems: CronItem[] = [];
   private main: { runner: Runner; pool: pg.Pool } | null = null;
   /** Runners of tasks kept apart from the main one (slow ones, such as webhook sends). */
   private readonly apart: { runner: Runner; pool: pg.Pool }[] = [];
@@ -73,6 +75,17 @@ export class JobQueue implements OnApplicationBootstrap, OnApplicationShutdown {
   task(name: string, handler: JobHandler): void {
     if (this.tasks.has(name)) throw new Error(`The job task ${name} is registered twice`);
     this.tasks.set(name, handler);
+  }
+
+  /**
+   * Runs the task `name` (registered with `task`) on a schedule, a crontab pattern in UTC
+   * (`17 3 * * *`: daily at 03:17). graphile-worker's cron adds one job per tick however many
+   * instances run it (its known_crontabs row records the last tick scheduled), and a tick missed
+   * while no instance ran is added at start-up within `backfillSeconds`. Call it from a module's
+   * onModuleInit.
+   */
+  cron(name: string, match: string, backfillSeconds = 0): void {
+    this.cronItems.push({ task: name, match, identifier: name, options: { backfillPeriod: backfillSeconds * 1000 } });
   }
 
   /**
@@ -108,7 +121,7 @@ export class JobQueue implements OnApplicationBootstrap, OnApplicationShutdown {
   async onApplicationBootstrap(): Promise<void> {
     const settings = this.config.get('jobs', { infer: true });
     if (!settings.worker) return; // this instance only writes jobs and outbox rows; others work them
-    this.main = await this.startRunner('job queue', settings.concurrency, Object.fromEntries(this.tasks));
+    this.main = await this.startRunner('job queue', settings.concurrency, Object.fromEntries(this.tasks), this.cronItems);
     this.poll = setInterval(() => void this.polled(), settings.pollMs).unref();
     await this.polled();
   }
@@ -129,7 +142,7 @@ export class JobQueue implements OnApplicationBootstrap, OnApplicationShutdown {
     await Promise.all([this.keepPoolsAlive(pool), ...this.pollers.map((poller) => poller(pool))]);
   }
 
-  private async startRunner(label: string, concurrency: number, taskList: TaskList): Promise<{ runner: Runner; pool: pg.Pool }> {
+  private async startRunner(label: string, concurrency: number, taskList: TaskList, cron: CronItem[] = []): Promise<{ runner: Runner; pool: pg.Pool }> {
     const settings = this.config.get('jobs', { infer: true });
     const pool = new pg.Pool({
       connectionString: this.databaseUrl,
@@ -154,6 +167,7 @@ export class JobQueue implements OnApplicationBootstrap, OnApplicationShutdown {
         if (level === 'error' || level === 'warning') this.log.warn(`${label}: ${message}`);
       }),
       taskList,
+      parsedCronItems: parseCronItems(cron),
       // Fetch jobs in batches and mark them done in batches: fewer transactions than jobs.
       preset: {
         worker: { localQueue: settings.batch > 1 ? { size: settings.batch } : undefined, completeJobBatchDelay: settings.batchDelayMs },

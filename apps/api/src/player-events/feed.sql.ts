@@ -13,7 +13,11 @@ interface FeedPlace {
   id: bigint;
 }
 
-/** Whether `cursor` names an event of the player's feed below the horizon. One index probe. */
+/**
+ * Whether `cursor` names an event of the player's feed below the horizon, or one at or below the
+ * newest the retention job deleted from it (player_feed_trims): reading after it then starts at
+ * the oldest event kept. Two index probes.
+ */
 export function feedEventIssuedSql(playerId: string, cursor: FeedPlace) {
   return sqlQuery(
     z.object({ issued: z.boolean() }),
@@ -23,7 +27,12 @@ export function feedEventIssuedSql(playerId: string, cursor: FeedPlace) {
          WHERE player_id = ${playerId}::uuid
            AND tx = ${cursor.tx.toString()}::xid8
            AND id = ${cursor.id}::bigint
-           AND tx < pg_snapshot_xmin(pg_current_snapshot())) AS issued`,
+           AND tx < pg_snapshot_xmin(pg_current_snapshot()))
+        OR EXISTS (
+        SELECT 1 FROM player_feed_trims
+         WHERE player_id = ${playerId}::uuid
+           AND (${cursor.tx.toString()}::xid8, ${cursor.id}::bigint) <= (tx, id)
+           AND ${cursor.id}::bigint > 0) AS issued`,
   );
 }
 

@@ -32,9 +32,9 @@ export function parseFeedEventId(value: string, field: string): FeedCursor {
 
 /**
  * Whether `cursor` names an event of `playerId`'s feed that a read could have handed out (below
- * the horizon): only such an id was ever issued to that player. One index probe (the row id is
- * the primary key). Feeds are never trimmed today (rows go only with their player); if
- * they ever are, an id trimmed away must still be taken here, e.g. by a per-player low mark.
+ * the horizon): only such an id was ever issued to that player. The retention job deletes old
+ * events (FEED_RETENTION_SECONDS) and keeps, per player, the newest it deleted: an id at or below
+ * that mark is taken too, and reading after it resumes from the oldest event kept.
  */
 export async function feedEventIssued(db: RowReader, playerId: string, cursor: FeedCursor): Promise<boolean> {
   const rows = await queryRows(db, feedEventIssuedSql(playerId, cursor));
