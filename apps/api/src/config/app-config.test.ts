@@ -61,6 +61,7 @@ describe('loadConfig', () => {
       WORKERS: '2',
       MIN_MOVE_SECONDS: '5',
       DEADLINE_WARNING_PERCENT: '10',
+      VACATION_DAYS_PER_YEAR: '21',
       SSE_KEEPALIVE_SECONDS: '15',
       FEED_POLL_SECONDS: '2',
       WEBHOOK_MAX_ENDPOINTS_PER_PLAYER: '3',
@@ -143,6 +144,7 @@ describe('loadConfig', () => {
       jobs: { worker: false, concurrency: 8, pollMs: 500, batch: 1, batchDelayMs: 0, relayDelayMs: 5, botGraceMs: 250 },
       workers: 2,
       clocks: { minMoveSeconds: 5, warningPercent: 10 },
+      vacations: { allowanceDays: 21 },
       streams: { keepAliveMs: 15_000, feedPollMs: 2000 },
       exports: { perIp: 6, perPlayer: 3, idleMs: 15_000, pageSize: 25 },
       webhooks: {

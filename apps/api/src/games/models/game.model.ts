@@ -131,6 +131,8 @@ export class GameView {
     optional: true,
     nullable: 'items',
     description: 'By seat: when its player is back from vacation at the latest, while they are away; null for a seat whose player is here',
+    // A list of date-times that may hold nulls: said on its items, as the answers are checked against it.
+    api: { type: 'array', items: { type: 'string', format: 'date-time', nullable: true } },
   })
   awayUntil?: (Date | null)[];
 
