@@ -50,6 +50,7 @@ import { ScoringModule } from './scoring/scoring.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
+import { VacationsModule } from './vacations/vacations.module.js';
 
 /** The feature modules; main.ts and the tests build the same application from here. */
 export const FEATURE_MODULES = [
@@ -68,6 +69,7 @@ export const FEATURE_MODULES = [
   BotsModule,
   InboxModule,
   WebhooksModule,
+  VacationsModule,
   RatingsModule,
   HistoryModule,
   ProfilesModule,

@@ -22,7 +22,7 @@ const LAYERS: string[][] = [
   ['accounts'],
   ['games'],
   ['lobbies', 'moves', 'scoring', 'chat'],
-  ['clocks', 'inbox', 'webhooks', 'ratings', 'history', 'bots', 'reminders'],
+  ['clocks', 'inbox', 'webhooks', 'ratings', 'history', 'bots', 'reminders', 'vacations'],
   ['profiles', 'oauth'],
   // Deletes what has outlived its retention across the features' tables; nothing imports it.
   ['retention'],

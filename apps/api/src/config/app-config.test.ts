@@ -69,6 +69,7 @@ describe('loadConfig', () => {
       WORKERS: '2',
       MIN_MOVE_SECONDS: '5',
       DEADLINE_WARNING_PERCENT: '10',
+      VACATION_DAYS_PER_YEAR: '21',
       SSE_KEEPALIVE_SECONDS: '15',
       FEED_POLL_SECONDS: '2',
       WEBHOOK_MAX_ENDPOINTS_PER_PLAYER: '3',
@@ -153,6 +154,7 @@ describe('loadConfig', () => {
       workers: 2,
       retention: { feedSeconds: 0, webhookDeliverySeconds: 86_400, failedJobSeconds: 3600, expiredSeconds: 60, batch: 500, hourUtc: 23 },
       clocks: { minMoveSeconds: 5, warningPercent: 10 },
+      vacations: { allowanceDays: 21 },
       streams: { keepAliveMs: 15_000, feedPollMs: 2000 },
       exports: { perIp: 6, perPlayer: 3, idleMs: 15_000, pageSize: 25 },
       webhooks: {

@@ -463,6 +463,14 @@ export const settingsSchema = z.object({
       description: "a `deadlineNear` event goes to the player to move when this share (%) of the turn's time is left; `0`: none",
     }),
   }),
+  vacations: z.object({
+    allowanceDays: setting(whole(0, 366), '30', {
+      variable: 'VACATION_DAYS_PER_YEAR',
+      section: 'jobs',
+      description:
+        "the vacation a player may take in a calendar year (UTC), in whole days: each started day of a vacation counts once; while away, their clocks stop in the timed games that allow it; `0`: no vacation",
+    }),
+  }),
   streams: z.object({
     keepAliveMs: setting(secondsAsMs(1, 3600), '20', {
       variable: 'SSE_KEEPALIVE_SECONDS',

@@ -101,6 +101,8 @@ function updateGameSql(gameId: string, u: GameUpdate): Prisma.Sql {
       Prisma.sql`turn_started_at = ${u.clock.turnStartedAt}::timestamptz`,
       Prisma.sql`bank_ms = ${intArray(u.clock.bankMs)}`,
       Prisma.sql`timeouts = ${intArray(u.clock.timeouts)}`,
+      Prisma.sql`turn_paused_at = ${u.clock.paused?.at ?? null}::timestamptz`,
+      Prisma.sql`turn_paused_deadline = ${u.clock.paused?.deadline ?? null}::timestamptz`,
     );
   }
   if (u.totals) sets.push(Prisma.sql`totals = ${intArray(u.totals)}`);

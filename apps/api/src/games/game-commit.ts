@@ -29,7 +29,7 @@ export type ActorKind = 'player' | 'system' | 'bot';
 /** One entry of the event log. */
 export interface LogEntry {
   seq: number;
-  /** A move kind, 'deal', or 'end' for a resignation or forfeit. */
+  /** A move kind, 'deal', 'end' for a resignation or forfeit, or 'away' / 'back' for a seat's vacation. */
   kind: string;
   dealIndex: number;
   seat: number | null;
@@ -38,7 +38,7 @@ export interface LogEntry {
   actor: ActorKind;
   /** Why, when not an ordinary move: 'resigned', 'timeout', 'forfeit'. */
   cause: string | null;
-  /** The move as the record writes it; null for a deal or an end. */
+  /** The move as the record writes it; null for a deal or an end; `{ until }` for 'away'. */
   move: unknown;
   /** The rules' events, with private cards: readers redact them per seat. */
   events: GameEvent[];
@@ -138,7 +138,27 @@ export interface GameArchiveCommit {
   finishedAt: Date;
 }
 
-export type GameCommit = GameStartCommit | GameMoveCommit | GameArchiveCommit;
+/**
+ * A seat's player went away on vacation ('away') or came back ('back'), in a game that lets a
+ * vacation stop its clock: the table hears it in the log (an entry without rules events), and the
+ * clock of a turn that is theirs stops or runs again (time-control.ts: pausedClock, resumedClock).
+ * The state is unchanged; the version moves on, so a move decided before it is decided again.
+ */
+export interface GamePresenceCommit {
+  type: 'presence';
+  gameId: string;
+  readVersion: number;
+  /** Kind 'away' (its `move` holds `{ until }`, an ISO time) or 'back'; its seq is readVersion + 1. */
+  entry: LogEntry;
+  state: GameState;
+  /** Player ids by seat. */
+  seats: readonly string[];
+  /** The clock after the write; null when untimed. */
+  clock: GameClock | null;
+  now: Date;
+}
+
+export type GameCommit = GameStartCommit | GameMoveCommit | GameArchiveCommit | GamePresenceCommit;
 
 /** Row sets as the renderer takes them: rows, or their JSON text (made in a worker thread). */
 export type RowSet<T> = readonly T[] | string;
@@ -188,7 +208,7 @@ export interface GameUpdate {
   dealIndex: number;
   turnDeadline: Date | null;
   /** Untimed: null, and the clock's columns stay as they are. */
-  clock: { turnStartedAt: Date | null; bankMs: number[]; timeouts: number[] } | null;
+  clock: { turnStartedAt: Date | null; bankMs: number[]; timeouts: number[]; paused: { at: Date; deadline: Date } | null } | null;
   /** Set when a deal was scored. */
   totals: number[] | null;
   /** Set when the game ended. */
@@ -267,7 +287,46 @@ export function projectCommit(commit: GameCommit): GameProjection {
       return projectMove(commit);
     case 'archive':
       return projectArchive(commit);
+    case 'presence':
+      return projectPresence(commit);
   }
+}
+
+function projectPresence(c: GamePresenceCommit): GameProjection {
+  const version = c.readVersion + 1;
+  const deadline = c.clock?.deadline ?? null;
+  const toMove = currentPlayer(c.state);
+  // Back to a turn of their own: it begins again for the clock (its job re-keyed) and for the player.
+  const resumed = c.entry.kind === 'back' && toMove !== null && toMove === c.entry.seat && deadline !== null;
+  return {
+    gameId: c.gameId,
+    gameInsert: null,
+    gameUpdate: {
+      readVersion: c.readVersion,
+      state: encodeState(c.state),
+      version,
+      phase: phase(c.state),
+      toMove,
+      dealIndex: dealIndex(c.state),
+      turnDeadline: deadline,
+      clock: c.clock ? { turnStartedAt: c.clock.turnStartedAt, bankMs: c.clock.bankMs, timeouts: c.clock.timeouts, paused: c.clock.paused ?? null } : null,
+      totals: null,
+      winners: null,
+      end: null,
+    },
+    seats: [],
+    standings: [],
+    deals: [],
+    dealUpdate: null,
+    tricks: [],
+    entries: [{ ...c.entry, seq: version, deadline, createdAt: c.now }],
+    record: null,
+    outbox: resumed && toMove !== null ? { gameId: c.gameId, seq: version, entries: [{ type: 'turnBegan', seat: toMove, playerId: c.seats[toMove], deadline: deadline.toISOString() }] } : null,
+    feed: resumed && toMove !== null
+      ? [{ gameId: c.gameId, lobbyId: null, seq: version, playerId: c.seats[toMove], type: 'yourTurn', payload: { gameId: c.gameId, seq: version, seat: toMove, deadline: deadline.toISOString(), preset: c.state.rules.preset } }]
+      : [],
+    version,
+  };
 }
 
 
@@ -369,7 +428,7 @@ function projectMove(c: GameMoveCommit): GameProjection {
       toMove: currentPlayer(c.state),
       dealIndex: dealIndex(c.state),
       turnDeadline: deadline,
-      clock: c.clock ? { turnStartedAt: c.clock.turnStartedAt, bankMs: c.clock.bankMs, timeouts: c.clock.timeouts } : null,
+      clock: c.clock ? { turnStartedAt: c.clock.turnStartedAt, bankMs: c.clock.bankMs, timeouts: c.clock.timeouts, paused: c.clock.paused ?? null } : null,
       totals: scored ? scored.totals : null,
       winners: gameOver ? gameOver.winners : null,
       end: end ? { seat: end.seat, reason: end.reason } : null,

@@ -16,6 +16,8 @@ export interface LogRow {
   events: unknown;
   createdAt: Date;
   deadline: Date | null;
+  /** The move as recorded (it may name hidden cards: a discard); read only for an 'away' entry's `until`. */
+  move?: unknown;
 }
 
 export const LOG_ROW = {
@@ -28,6 +30,8 @@ export const LOG_ROW = {
   events: true,
   createdAt: true,
   deadline: true,
+  // Read for an 'away' entry's `until` only (logEntryView): a move's own is never shown from here.
+  move: true,
 } as const;
 
 /** The most entries one shared read of new entries asks for. */

@@ -17,7 +17,15 @@ export function logEntryView(row: LogRow, seat: number | null): GameLogEntry {
     createdAt: row.createdAt,
     deadline: row.deadline,
     events: eventViews(row.seq, row.events, seat),
+    awayUntil: awayUntilOf(row.kind, row.move),
   };
+}
+
+/** An 'away' entry's end of vacation, kept in its `move` column; nothing of any other entry's. */
+export function awayUntilOf(kind: string, move: unknown): Date | null {
+  if (kind !== 'away') return null;
+  const until = (move as { until?: unknown } | null)?.until;
+  return typeof until === 'string' ? new Date(until) : null;
 }
 
 /**

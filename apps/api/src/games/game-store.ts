@@ -23,6 +23,8 @@ export interface StoredGame {
   serverBots: boolean[];
   /** The move clock; null when the game is untimed. */
   clock: GameClock | null;
+  /** By seat: its player is away and the game lets that stop its clock (vacations/); absent: nobody. */
+  away?: boolean[];
 }
 
 /** What an earlier request under the same idempotency key wrote: its entry, and what was answered then. */
@@ -63,6 +65,7 @@ export class GameStore {
       seat: r.seat,
       seats: r.seats ?? [],
       serverBots: r.server_bots ?? [],
+      away: r.away ?? [],
       clock: clockOf(r),
       earlier: r.earlier_seq === null ? null : { seq: r.earlier_seq, requestHash: r.request_hash, response: fromJsonColumn(r.response) },
     };
@@ -117,6 +120,7 @@ function clockOf(r: RowOf<typeof gameReadSql>): GameClock | null {
     deadline: r.turn_deadline,
     bankMs: r.bank_ms ?? [],
     timeouts: r.timeouts ?? [],
+    paused: r.turn_paused_at && r.turn_paused_deadline ? { at: r.turn_paused_at, deadline: r.turn_paused_deadline } : null,
   };
 }
 

@@ -10,7 +10,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { DEAL_FACTS } from './deal-facts.js';
 import { GameFollowers } from './game-followers.js';
-import { followGameLog } from './game-log-follower.js';
+import { awayUntilOf, followGameLog } from './game-log-follower.js';
 import { projectCommit, type GameStartCommit } from './game-commit.js';
 import { gameCommitSql } from './game-commit.sql.js';
 import type { NewFeedEvent } from '../player-events/feed-events.js';
@@ -110,6 +110,8 @@ export class GamesService {
         timeControl: true,
         turnStartedAt: true,
         turnDeadline: true,
+        turnPausedAt: true,
+        vacationAllowed: true,
         bankMs: true,
         timeouts: true,
         seats: SEATS,
@@ -149,11 +151,19 @@ export class GamesService {
       deals,
       view: seatView,
       clock: clockView(game),
+      vacationAllowed: game.vacationAllowed,
+      awayUntil: over ? [] : await this.awayUntil(game.seats.map((s) => s.playerId)),
       winners: game.winners,
       createdAt: game.createdAt,
       updatedAt: game.updatedAt,
       finishedAt: game.finishedAt,
     };
+  }
+
+  /** By seat: when its player's vacation ends, while they are away (vacations/); null when they are here. */
+  private async awayUntil(playerIds: readonly string[]): Promise<(Date | null)[]> {
+    const away = await this.prisma.vacation.findMany({ where: { playerId: { in: [...playerIds] }, endedAt: null }, select: { playerId: true, until: true } });
+    return playerIds.map((id) => away.find((v) => v.playerId === id)?.until ?? null);
   }
 
   /**
@@ -215,7 +225,7 @@ export class GamesService {
       where: { gameId, seq: { gt: afterSeq } },
       orderBy: { seq: 'asc' },
       take: first + 1,
-      select: { seq: true, kind: true, dealIndex: true, seat: true, actor: true, cause: true, events: true, createdAt: true, deadline: true },
+      select: { seq: true, kind: true, dealIndex: true, seat: true, actor: true, cause: true, events: true, createdAt: true, deadline: true, move: true },
     });
     return {
       gameId,
@@ -230,6 +240,7 @@ export class GamesService {
         createdAt: e.createdAt,
         deadline: e.deadline,
         events: eventViews(e.seq, e.events, seat),
+        awayUntil: awayUntilOf(e.kind, e.move),
       })),
       hasMore: rows.length > first,
     };
@@ -288,7 +299,8 @@ export class GamesService {
     // Stored at the game's end (by the history module, with this same builder); built here until then.
     if (game.record) return game.record.record as unknown as GameRecord & { players: string[] };
     const moves = await this.prisma.gameEvent.findMany({
-      where: { gameId, kind: { notIn: ['deal', 'end'] } },
+      // The moves alone: not the deals, ends and vacations (away, back) the log also holds.
+      where: { gameId, kind: { notIn: ['deal', 'end', 'away', 'back'] } },
       orderBy: { seq: 'asc' },
       select: { dealIndex: true, move: true },
     });
@@ -301,6 +313,7 @@ export function clockView(game: {
   timeControl: unknown;
   turnStartedAt: Date | null;
   turnDeadline: Date | null;
+  turnPausedAt?: Date | null;
   bankMs: number[];
   timeouts: number[];
 }): GameClockModel | null {
@@ -310,6 +323,7 @@ export function clockView(game: {
     timeControl: { ...control, onTimeout: control.onTimeout as TimeoutPolicyEnum },
     turnStartedAt: game.turnStartedAt,
     deadline: game.turnDeadline,
+    pausedAt: game.turnPausedAt ?? null,
     bankSeconds: game.bankMs.map((ms) => ms / 1000),
     timeouts: game.timeouts,
   };

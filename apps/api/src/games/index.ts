@@ -16,7 +16,7 @@ export {
 } from './family.js';
 export { eventViews } from './event-views.js';
 export { deadlineNearFeed, type TimeOutCause } from './follow-ups.js';
-export { dealEntry, projectCommit, type ActorKind, type GameCommit, type GameMoveCommit, type GameProjection, type LogEntry } from './game-commit.js';
+export { dealEntry, projectCommit, type ActorKind, type GameCommit, type GameMoveCommit, type GamePresenceCommit, type GameProjection, type LogEntry } from './game-commit.js';
 export { gameCommitSql } from './game-commit.sql.js';
 export { GameFollowers } from './game-followers.js';
 export { GameLogBus } from './game-log-bus.js';
@@ -34,6 +34,8 @@ export { GameEndView, SeatView } from './models/seat-view.model.js';
 export {
   checkTimeControl,
   clockAfter,
+  pausedClock,
+  resumedClock,
   storedTimeControl,
   MAX_MOVE_SECONDS,
   type GameClock,

@@ -32,6 +32,11 @@ export interface GameClock {
   bankMs: number[];
   /** Time-outs in a row per seat. */
   timeouts: number[];
+  /**
+   * Set while the turn's clock is stopped because its player is away (vacations/): since when, and
+   * the deadline it had then; `deadline` is null meanwhile. Absent or null: the clock runs.
+   */
+  paused?: { at: Date; deadline: Date } | null;
 }
 
 /** A lobby's request, checked: the shortest time per move is a setting (tests use seconds). */
@@ -83,11 +88,13 @@ export function startClock(control: TimeControl, seats: number, toMove: number |
  * its bank; a move of its own clears its time-outs in a row, a time-out move adds one. The next
  * turn (of `next`, null when nobody is to move) begins at `now`, the time of the write.
  */
-export function clockAfter(clock: GameClock, seat: number, timedOut: boolean, next: number | null, now: Date): GameClock {
+export function clockAfter(clock: GameClock, seat: number, timedOut: boolean, next: number | null, now: Date, nextAway = false): GameClock {
   const bankMs = [...clock.bankMs];
   const timeouts = [...clock.timeouts];
-  if (clock.turnStartedAt !== null) {
-    const over = now.getTime() - clock.turnStartedAt.getTime() - clock.control.moveSeconds * 1000;
+  // A turn whose clock stopped (its player away) is charged only the time it ran.
+  const ran = clock.paused ? resumedClock(clock, now) : clock;
+  if (ran.turnStartedAt !== null) {
+    const over = now.getTime() - ran.turnStartedAt.getTime() - clock.control.moveSeconds * 1000;
     if (over > 0) bankMs[seat] = Math.max(0, bankMs[seat] - over);
   }
   if (timedOut) {
@@ -96,12 +103,37 @@ export function clockAfter(clock: GameClock, seat: number, timedOut: boolean, ne
   } else {
     timeouts[seat] = 0;
   }
-  return {
+  const after: GameClock = {
     control: clock.control,
     turnStartedAt: next === null ? null : now,
     deadline: next === null ? null : deadlineOf(clock.control, bankMs[next], now),
     bankMs,
     timeouts,
+    paused: null,
+  };
+  // The next seat's player is away: its turn begins with its clock stopped, its full time kept.
+  return nextAway ? pausedClock(after, now) : after;
+}
+
+/** The turn's clock stopped at `now` (its player went away): no running deadline until resumed. */
+export function pausedClock(clock: GameClock, now: Date): GameClock {
+  if (clock.paused || clock.deadline === null) return clock;
+  return { ...clock, deadline: null, paused: { at: now, deadline: clock.deadline } };
+}
+
+/**
+ * The turn's clock running again at `now` (its player is back): the deadline it had when stopped
+ * plus the time it stood still, and the turn's start moved on as much, so a later move draws on
+ * its bank only for the time the clock ran. A turn begun while away gets its full time from `now`.
+ */
+export function resumedClock(clock: GameClock, now: Date): GameClock {
+  if (!clock.paused) return clock;
+  const stood = Math.max(0, now.getTime() - clock.paused.at.getTime());
+  return {
+    ...clock,
+    turnStartedAt: clock.turnStartedAt && new Date(clock.turnStartedAt.getTime() + stood),
+    deadline: new Date(clock.paused.deadline.getTime() + stood),
+    paused: null,
   };
 }
 

@@ -146,7 +146,7 @@ const SEATS_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('seat'
 const DEALS_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('seed', d.seed, 'deck', d.deck, 'seedHash', d.seed_hash) ORDER BY d.index), '[]')
             FROM deals d WHERE d.game_id = g.id)`;
 const MOVES_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('dealIndex', e.deal_index, 'move', e.move) ORDER BY e.seq), '[]')
-            FROM game_events e WHERE e.game_id = g.id AND e.kind NOT IN ('deal', 'end'))`;
+            FROM game_events e WHERE e.game_id = g.id AND e.kind NOT IN ('deal', 'end', 'away', 'back'))`;
 // A scalar subquery, not NOT EXISTS: the planner may turn NOT EXISTS into a hashed subplan that
 // reads every game_records key for each export, where this is one index probe per game.
 const UNSTORED = Prisma.sql`(SELECT true FROM game_records r WHERE r.game_id = g.id) IS NULL`;

@@ -154,7 +154,7 @@ export class MovesService {
         moveRetries.inc({ actor: actor.kind });
         continue;
       }
-      this.cache.remember(gameId, { status: result.status, version: result.version, state: commit.state, seats: game.seats, serverBots: game.serverBots, clock: commit.clock });
+      this.cache.remember(gameId, { status: result.status, version: result.version, state: commit.state, seats: game.seats, serverBots: game.serverBots, away: game.away, clock: commit.clock });
       // After the commit: followers read what is now durable.
       this.bus.published(gameId, result.version);
       this.feed.published(written.feed, tx);
@@ -272,7 +272,8 @@ function plan(
   // The next turn begins with this write: its deadline counts from the write's own time.
   const now = new Date();
   const timedOut = actor.kind === 'system';
-  const clock = game.clock ? clockAfter(game.clock, seat, timedOut, phase(state) === 'over' ? null : currentPlayer(state), now) : null;
+  const nextSeat = phase(state) === 'over' ? null : currentPlayer(state);
+  const clock = game.clock ? clockAfter(game.clock, seat, timedOut, nextSeat, now, nextSeat !== null && (game.away?.[nextSeat] ?? false)) : null;
   const result = {
     gameId,
     version,
@@ -305,7 +306,7 @@ function plan(
 
 /** The game as the move path keeps it, from a read. */
 function storedOf(read: GameRead): StoredGame {
-  return { status: read.status, version: read.version, state: read.state, seats: read.seats, serverBots: read.serverBots, clock: read.clock };
+  return { status: read.status, version: read.version, state: read.state, seats: read.seats, serverBots: read.serverBots, away: read.away, clock: read.clock };
 }
 
 /** The SHA-256 of what a request asks for, so that an idempotency key is bound to one request. */

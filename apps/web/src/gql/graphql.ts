@@ -108,6 +108,8 @@ export type LobbyVisibility =
   | 'unlisted';
 
 export type LogEntryKind =
+  | 'away'
+  | 'back'
   | 'bid'
   | 'contract'
   | 'deal'
@@ -422,7 +424,7 @@ export type GameQueryVariables = Exact<{
 }>;
 
 
-export type GameQuery = { game: { id: string, preset: string, status: GameStatus, version: number, mySeat: number | null, firstDealer: number, finishedAt: string | null, winners: Array<number>, options: { mizerkaQuotas: string | null, target: number | null, doubleMisere: boolean | null }, players: Array<{ seat: number, name: string, kind: PlayerKind, botLevel: BotLevel | null, total: number, place: number | null }>, clock: { deadline: string | null, bankSeconds: Array<number>, timeouts: Array<number>, timeControl: { moveSeconds: number, bankSeconds: number, maxTimeouts: number, onTimeout: TimeoutPolicy } } | null, view: { family: Family, preset: string, players: number, phase: Phase, deal: number, dealer: number, toMove: number | null, viewer: number | null, hand: Array<string> | null, discards: Array<string> | null, handSizes: Array<number>, talonSize: number, contract: Contract | null, chooser: number | null, contractsLeft: Array<Array<Contract>>, exchanged: Array<number | null>, bids: Array<Bid | null>, declarer: number | null, bid: Bid | null, trump: Suit | null, activeSeats: Array<number>, tricks: Array<number | null>, totals: Array<number>, over: boolean, winners: Array<number>, end: { seat: number, reason: EndReason } | null, legalMoves: { kind: MoveKind, seat: number, cards: Array<string> | null, contracts: Array<Contract> | null, bids: Array<Bid> | null, suits: Array<Suit> | null, maxDiscards: number | null, count: number | null } | null, currentTrick: { leader: number, winner: number | null, cards: Array<{ seat: number, card: string }> } | null, lastTrick: { leader: number, winner: number | null, cards: Array<{ seat: number, card: string }> } | null, dealScores: Array<{ deal: number, dealer: number, tricks: Array<number | null>, scores: Array<number>, contract: Contract | null, declarer: number | null, bid: Bid | null, trump: Suit | null }> } } };
+export type GameQuery = { game: { id: string, preset: string, status: GameStatus, version: number, mySeat: number | null, firstDealer: number, finishedAt: string | null, winners: Array<number>, awayUntil: Array<string | null>, options: { mizerkaQuotas: string | null, target: number | null, doubleMisere: boolean | null }, players: Array<{ seat: number, name: string, kind: PlayerKind, botLevel: BotLevel | null, total: number, place: number | null }>, clock: { deadline: string | null, pausedAt: string | null, bankSeconds: Array<number>, timeouts: Array<number>, timeControl: { moveSeconds: number, bankSeconds: number, maxTimeouts: number, onTimeout: TimeoutPolicy } } | null, view: { family: Family, preset: string, players: number, phase: Phase, deal: number, dealer: number, toMove: number | null, viewer: number | null, hand: Array<string> | null, discards: Array<string> | null, handSizes: Array<number>, talonSize: number, contract: Contract | null, chooser: number | null, contractsLeft: Array<Array<Contract>>, exchanged: Array<number | null>, bids: Array<Bid | null>, declarer: number | null, bid: Bid | null, trump: Suit | null, activeSeats: Array<number>, tricks: Array<number | null>, totals: Array<number>, over: boolean, winners: Array<number>, end: { seat: number, reason: EndReason } | null, legalMoves: { kind: MoveKind, seat: number, cards: Array<string> | null, contracts: Array<Contract> | null, bids: Array<Bid> | null, suits: Array<Suit> | null, maxDiscards: number | null, count: number | null } | null, currentTrick: { leader: number, winner: number | null, cards: Array<{ seat: number, card: string }> } | null, lastTrick: { leader: number, winner: number | null, cards: Array<{ seat: number, card: string }> } | null, dealScores: Array<{ deal: number, dealer: number, tricks: Array<number | null>, scores: Array<number>, contract: Contract | null, declarer: number | null, bid: Bid | null, trump: Suit | null }> } } };
 
 export type MakeMoveMutationVariables = Exact<{
   input: MakeMoveInput;
@@ -640,6 +642,32 @@ export type ReportChatMessageMutationVariables = Exact<{
 
 export type ReportChatMessageMutation = { reportChatMessage: { id: string, status: ChatReportStatus } };
 
+export type VacationFieldsFragment = { away: boolean, startedAt: string | null, until: string | null, endedAt: string | null, allowanceDays: number, daysLeft: number, year: number, keptRunning: Array<{ gameId: string, preset: string, deadline: string | null }> };
+
+export type MyVacationQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyVacationQuery = { myVacation: { away: boolean, startedAt: string | null, until: string | null, endedAt: string | null, allowanceDays: number, daysLeft: number, year: number, keptRunning: Array<{ gameId: string, preset: string, deadline: string | null }> } };
+
+export type VacationPreviewQueryVariables = Exact<{
+  until?: string | null | undefined;
+}>;
+
+
+export type VacationPreviewQuery = { vacationPreview: { away: boolean, until: string | null, daysLeft: number, allowed: boolean, days: number, stopped: Array<{ gameId: string, preset: string, deadline: string | null }>, keptRunning: Array<{ gameId: string, preset: string, deadline: string | null }> } };
+
+export type StartVacationMutationVariables = Exact<{
+  until?: string | null | undefined;
+}>;
+
+
+export type StartVacationMutation = { startVacation: { away: boolean, startedAt: string | null, until: string | null, endedAt: string | null, allowanceDays: number, daysLeft: number, year: number, keptRunning: Array<{ gameId: string, preset: string, deadline: string | null }> } };
+
+export type EndVacationMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EndVacationMutation = { endVacation: { away: boolean, startedAt: string | null, until: string | null, endedAt: string | null, allowanceDays: number, daysLeft: number, year: number, keptRunning: Array<{ gameId: string, preset: string, deadline: string | null }> } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -822,6 +850,22 @@ export const ChatMessageFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"ChatMessageFields"}) as unknown as TypedDocumentString<ChatMessageFieldsFragment, unknown>;
+export const VacationFieldsFragmentDoc = new TypedDocumentString(`
+    fragment VacationFields on VacationStatus {
+  away
+  startedAt
+  until
+  endedAt
+  allowanceDays
+  daysLeft
+  year
+  keptRunning {
+    gameId
+    preset
+    deadline
+  }
+}
+    `, {"fragmentName":"VacationFields"}) as unknown as TypedDocumentString<VacationFieldsFragment, unknown>;
 export const RegisterDocument = new TypedDocumentString(`
     mutation Register($name: String!) {
   register(input: {name: $name}) {
@@ -1406,8 +1450,10 @@ export const GameDocument = new TypedDocumentString(`
       total
       place
     }
+    awayUntil
     clock {
       deadline
+      pausedAt
       bankSeconds
       timeouts
       timeControl {
@@ -1980,3 +2026,84 @@ export const ReportChatMessageDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ReportChatMessageMutation, ReportChatMessageMutationVariables>;
+export const MyVacationDocument = new TypedDocumentString(`
+    query MyVacation {
+  myVacation {
+    ...VacationFields
+  }
+}
+    fragment VacationFields on VacationStatus {
+  away
+  startedAt
+  until
+  endedAt
+  allowanceDays
+  daysLeft
+  year
+  keptRunning {
+    gameId
+    preset
+    deadline
+  }
+}`) as unknown as TypedDocumentString<MyVacationQuery, MyVacationQueryVariables>;
+export const VacationPreviewDocument = new TypedDocumentString(`
+    query VacationPreview($until: DateTime) {
+  vacationPreview(until: $until) {
+    away
+    until
+    daysLeft
+    allowed
+    days
+    stopped {
+      gameId
+      preset
+      deadline
+    }
+    keptRunning {
+      gameId
+      preset
+      deadline
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<VacationPreviewQuery, VacationPreviewQueryVariables>;
+export const StartVacationDocument = new TypedDocumentString(`
+    mutation StartVacation($until: DateTime) {
+  startVacation(input: {until: $until}) {
+    ...VacationFields
+  }
+}
+    fragment VacationFields on VacationStatus {
+  away
+  startedAt
+  until
+  endedAt
+  allowanceDays
+  daysLeft
+  year
+  keptRunning {
+    gameId
+    preset
+    deadline
+  }
+}`) as unknown as TypedDocumentString<StartVacationMutation, StartVacationMutationVariables>;
+export const EndVacationDocument = new TypedDocumentString(`
+    mutation EndVacation {
+  endVacation {
+    ...VacationFields
+  }
+}
+    fragment VacationFields on VacationStatus {
+  away
+  startedAt
+  until
+  endedAt
+  allowanceDays
+  daysLeft
+  year
+  keptRunning {
+    gameId
+    preset
+    deadline
+  }
+}`) as unknown as TypedDocumentString<EndVacationMutation, EndVacationMutationVariables>;

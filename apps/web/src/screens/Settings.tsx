@@ -1,11 +1,13 @@
 import { RemindersSection } from './settings/Reminders';
+import { VacationSection } from './settings/Vacation';
 
-/** How the player is reached while away; each part a section of its own in ./settings/. */
+/** The player's settings, a section each (./settings/): how and when the server reaches them. */
 export function SettingsScreen() {
   return (
     <>
       <h1>Settings</h1>
       <RemindersSection />
+      <VacationSection />
     </>
   );
 }

@@ -9,7 +9,7 @@ import { timeLeft, useLoad, useNow } from '../hooks';
 import { href } from '../router';
 import { useToken } from '../session';
 import { bidName, contractName, contractsOf, dealsInGame, quotaText } from '../terms';
-import { ErrorText, LoadState } from '../ui';
+import { ErrorText, formatDate, LoadState } from '../ui';
 import { cardName, suitSymbol } from '../cards';
 
 export type TableGame = GameQuery['game'];
@@ -127,6 +127,7 @@ function Table({
                 {player.seat === me ? ' (you)' : ''}
               </strong>
               {player.kind === 'bot' ? <span className="tag">bot</span> : null}
+              {game.awayUntil?.[player.seat] ? <span className="tag away">away until {formatDate(game.awayUntil[player.seat])}</span> : null}
               {player.seat === view.dealer ? <span className="tag">dealer</span> : null}
               {view.family === 'contract' && player.seat === view.chooser ? <span className="tag">chooser</span> : null}
               {player.seat === view.declarer ? <span className="tag">declarer</span> : null}
@@ -247,6 +248,7 @@ function TurnLine({ game, name }: { game: TableGame; name: (seat: number | null 
     <p className={`turn-line${mine ? ' mine' : ''}`}>
       <span role="status">{mine ? `Your turn: ${action}.` : `Waiting for ${name(view.toMove)} to ${action}.`}</span>
       {deadline ? <span className="deadline"> {timeLeft(deadline, now)}</span> : null}
+      {!deadline && game.clock?.pausedAt ? <span className="deadline"> Clock stopped: the player is on vacation.</span> : null}
     </p>
   );
 }

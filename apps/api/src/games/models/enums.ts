@@ -52,8 +52,11 @@ export const MoveKindEnum = {
 } as const;
 export type MoveKind = (typeof MoveKindEnum)[keyof typeof MoveKindEnum];
 
-/** An entry of the event log: a deal dealt, one of the move kinds, or the end of a game by resignation or forfeit. */
-export const LogEntryKindEnum = { deal: 'deal', ...MoveKindEnum, end: 'end' } as const;
+/**
+ * An entry of the event log: a deal dealt, one of the move kinds, the end of a game by resignation
+ * or forfeit, or a seat's player going away on vacation and coming back.
+ */
+export const LogEntryKindEnum = { deal: 'deal', ...MoveKindEnum, end: 'end', away: 'away', back: 'back' } as const;
 export type LogEntryKind = (typeof LogEntryKindEnum)[keyof typeof LogEntryKindEnum];
 
 export const GameEventTypeEnum = {

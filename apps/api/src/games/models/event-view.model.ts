@@ -97,7 +97,7 @@ export class GameEventView implements Flattened<EventView> {
   reason?: EndReason;
 }
 
-@Model({ description: 'One entry of the event log: a deal dealt, a move accepted, or a game ended by resignation or forfeit' })
+@Model({ description: "One entry of the event log: a deal dealt, a move accepted, a game ended by resignation or forfeit, or a seat's player away on vacation or back" })
 export class GameLogEntry {
   @Prop(() => Int)
   seq!: number;
@@ -128,6 +128,13 @@ export class GameLogEntry {
 
   @Prop(() => [GameEventView])
   events!: GameEventView[];
+
+  @Prop(() => GraphQLISODateTime, {
+    nullable: true,
+    optional: true,
+    description: "An 'away' entry: when the seat's player is back at the latest (their vacation's end); null otherwise",
+  })
+  awayUntil?: Date | null;
 }
 
 @Model({ description: 'The event log after a given seq, as the viewer may see it' })

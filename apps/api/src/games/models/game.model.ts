@@ -124,6 +124,18 @@ export class GameView {
   @Prop(() => GameClockModel, { nullable: true, description: 'The move clock; null for an untimed game' })
   clock!: GameClockModel | null;
 
+  @Prop({ optional: true, description: "Whether a seat's vacation stops this game's clock (false: it keeps running, as in a tournament)" })
+  vacationAllowed?: boolean;
+
+  @Prop(() => [GraphQLISODateTime], {
+    optional: true,
+    nullable: 'items',
+    description: 'By seat: when its player is back from vacation at the latest, while they are away; null for a seat whose player is here',
+    // A list of date-times that may hold nulls: said on its items, as the answers are checked against it.
+    api: { type: 'array', items: { type: 'string', format: 'date-time', nullable: true } },
+  })
+  awayUntil?: (Date | null)[];
+
   @Prop(() => [Int], { description: 'Winning seats; empty until the game is over' })
   winners!: number[];
 

@@ -71,6 +71,13 @@ export class GameClockModel {
   @Prop(() => GraphQLISODateTime, { nullable: true, description: 'When the seat to move must have moved; null when nobody is to move' })
   deadline!: Date | null;
 
+  @Prop(() => GraphQLISODateTime, {
+    nullable: true,
+    optional: true,
+    description: 'Set while the turn’s clock is stopped because its player is on vacation: since when (deadline is null meanwhile)',
+  })
+  pausedAt?: Date | null;
+
   @Prop(() => [Float], { description: 'Bank seconds left, by seat' })
   bankSeconds!: number[];
 
