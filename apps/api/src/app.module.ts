@@ -32,6 +32,7 @@ import { InboxModule } from './inbox/inbox.module.js';
 import { expressAddress, limitWebSocketMessages, liveSocketHooks, type WsExtra } from './live-sockets.js';
 import { LobbiesModule } from './lobbies/lobbies.module.js';
 import { MovesModule } from './moves/moves.module.js';
+import { NotificationsModule } from './notifications/notifications.module.js';
 import { InstanceBusModule } from './instance-bus/instance-bus.module.js';
 import { OutboxModule } from './outbox/outbox.module.js';
 import { PasskeysModule } from './passkeys/passkeys.module.js';
@@ -64,6 +65,7 @@ export const FEATURE_MODULES = [
   BotsModule,
   InboxModule,
   WebhooksModule,
+  NotificationsModule,
   RatingsModule,
   HistoryModule,
   ProfilesModule,

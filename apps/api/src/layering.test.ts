@@ -20,7 +20,7 @@ const LAYERS: string[][] = [
   ['accounts'],
   ['games'],
   ['lobbies', 'moves', 'scoring'],
-  ['clocks', 'inbox', 'webhooks', 'ratings', 'history', 'bots'],
+  ['clocks', 'inbox', 'webhooks', 'ratings', 'history', 'bots', 'notifications'],
   ['profiles', 'oauth'],
 ];
 /**

@@ -20,6 +20,8 @@ export interface FeedPayloads {
   lobbyJoined: { lobbyId: string; playerId: string; name: string; seat: number };
   /** Someone left a lobby the player is in (or the host removed them). */
   lobbyLeft: { lobbyId: string; playerId: string; name: string; seat: number; removed: boolean };
+  /** A reminder point of the player's before a time-out (`before`: seconds before the deadline), for the channels named. */
+  turnReminder: { gameId: string; seq: number; seat: number; deadline: string; before: number; channels: ('push' | 'email')[] };
 }
 
 export type FeedEventType = keyof FeedPayloads;
@@ -32,6 +34,7 @@ export const FEED_EVENT_TYPES: readonly FeedEventType[] = [
   'timedOut',
   'lobbyJoined',
   'lobbyLeft',
+  'turnReminder',
 ];
 
 /** A row to add to a player's feed. */
