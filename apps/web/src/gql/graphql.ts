@@ -40,6 +40,12 @@ export type CreateLobbyInput = {
   visibility?: LobbyVisibility | null | undefined;
 };
 
+/** immediate: a mail per notice; digest: at most one mail per digest interval, listing every game waiting for the player; never: no mail */
+export type EmailMode =
+  | 'digest'
+  | 'immediate'
+  | 'never';
+
 /** resigned (a seated player gave up) or forfeit (their clock ran out) */
 export type EndReason =
   | 'forfeit'
@@ -58,6 +64,7 @@ export type FeedEventType =
   | 'lobbyJoined'
   | 'lobbyLeft'
   | 'timedOut'
+  | 'turnReminder'
   | 'yourTurn';
 
 export type GameStatus =
@@ -133,6 +140,15 @@ export type MoveKind =
   | 'play'
   | 'trump';
 
+/** What a player who is away may be told of: their turn, a reminder before a time-out, the deadline near, their own time-out, a finished game, an invitation */
+export type NoticeKind =
+  | 'deadlineNear'
+  | 'gameFinished'
+  | 'invited'
+  | 'timedOut'
+  | 'turnReminder'
+  | 'yourTurn';
+
 export type Phase =
   | 'bidding'
   | 'contract'
@@ -155,6 +171,25 @@ export type ResignInput = {
   gameId: string | number;
   /** Retrying with the same key returns the first result instead of acting again */
   idempotencyKey?: string | null | undefined;
+};
+
+export type SetNotificationSettingsInput = {
+  /** Minutes of inactivity before anything is sent, 0 to 120 */
+  activeMinutes?: number | null | undefined;
+  /** Minutes between digests, 15 to 10080 (a week) */
+  digestMinutes?: number | null | undefined;
+  /** What email is sent for (empty: nothing) */
+  emailKinds?: Array<NoticeKind> | null | undefined;
+  /** How email goes out */
+  emailMode?: EmailMode | null | undefined;
+  /** What Web Push notifications are sent for (empty: nothing) */
+  pushKinds?: Array<NoticeKind> | null | undefined;
+  /** Quiet hours end, HH:MM */
+  quietEnd?: string | null | undefined;
+  /** Quiet hours begin, HH:MM; with quietEnd; both null: no quiet hours */
+  quietStart?: string | null | undefined;
+  /** An IANA time zone, such as Europe/Warsaw */
+  timeZone?: string | null | undefined;
 };
 
 /** How a session began: a password, a passkey, or an app the player authorized (OAuth) */
@@ -517,6 +552,20 @@ export type RemovePasskeyMutationVariables = Exact<{
 
 export type RemovePasskeyMutation = { removePasskey: { id: string } };
 
+export type NotificationSettingsFieldsFragment = { pushKinds: Array<NoticeKind>, emailKinds: Array<NoticeKind>, emailMode: EmailMode, digestMinutes: number, quietStart: string | null, quietEnd: string | null, timeZone: string, activeMinutes: number, emailAvailable: boolean, emailVerified: boolean, pushAvailable: boolean };
+
+export type MyNotificationSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyNotificationSettingsQuery = { myNotificationSettings: { pushKinds: Array<NoticeKind>, emailKinds: Array<NoticeKind>, emailMode: EmailMode, digestMinutes: number, quietStart: string | null, quietEnd: string | null, timeZone: string, activeMinutes: number, emailAvailable: boolean, emailVerified: boolean, pushAvailable: boolean } };
+
+export type SetNotificationSettingsMutationVariables = Exact<{
+  input: SetNotificationSettingsInput;
+}>;
+
+
+export type SetNotificationSettingsMutation = { setNotificationSettings: { pushKinds: Array<NoticeKind>, emailKinds: Array<NoticeKind>, emailMode: EmailMode, digestMinutes: number, quietStart: string | null, quietEnd: string | null, timeZone: string, activeMinutes: number, emailAvailable: boolean, emailVerified: boolean, pushAvailable: boolean } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -675,6 +724,21 @@ export const PasskeyFieldsFragmentDoc = new TypedDocumentString(`
   lastUsedAt
 }
     `, {"fragmentName":"PasskeyFields"}) as unknown as TypedDocumentString<PasskeyFieldsFragment, unknown>;
+export const NotificationSettingsFieldsFragmentDoc = new TypedDocumentString(`
+    fragment NotificationSettingsFields on NotificationSettings {
+  pushKinds
+  emailKinds
+  emailMode
+  digestMinutes
+  quietStart
+  quietEnd
+  timeZone
+  activeMinutes
+  emailAvailable
+  emailVerified
+  pushAvailable
+}
+    `, {"fragmentName":"NotificationSettingsFields"}) as unknown as TypedDocumentString<NotificationSettingsFieldsFragment, unknown>;
 export const RegisterDocument = new TypedDocumentString(`
     mutation Register($name: String!) {
   register(input: {name: $name}) {
@@ -1697,3 +1761,41 @@ export const RemovePasskeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RemovePasskeyMutation, RemovePasskeyMutationVariables>;
+export const MyNotificationSettingsDocument = new TypedDocumentString(`
+    query MyNotificationSettings {
+  myNotificationSettings {
+    ...NotificationSettingsFields
+  }
+}
+    fragment NotificationSettingsFields on NotificationSettings {
+  pushKinds
+  emailKinds
+  emailMode
+  digestMinutes
+  quietStart
+  quietEnd
+  timeZone
+  activeMinutes
+  emailAvailable
+  emailVerified
+  pushAvailable
+}`) as unknown as TypedDocumentString<MyNotificationSettingsQuery, MyNotificationSettingsQueryVariables>;
+export const SetNotificationSettingsDocument = new TypedDocumentString(`
+    mutation SetNotificationSettings($input: SetNotificationSettingsInput!) {
+  setNotificationSettings(input: $input) {
+    ...NotificationSettingsFields
+  }
+}
+    fragment NotificationSettingsFields on NotificationSettings {
+  pushKinds
+  emailKinds
+  emailMode
+  digestMinutes
+  quietStart
+  quietEnd
+  timeZone
+  activeMinutes
+  emailAvailable
+  emailVerified
+  pushAvailable
+}`) as unknown as TypedDocumentString<SetNotificationSettingsMutation, SetNotificationSettingsMutationVariables>;
