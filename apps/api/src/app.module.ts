@@ -33,6 +33,7 @@ import { InboxModule } from './inbox/inbox.module.js';
 import { expressAddress, limitWebSocketMessages, liveSocketHooks, type WsExtra } from './live-sockets.js';
 import { LobbiesModule } from './lobbies/lobbies.module.js';
 import { MovesModule } from './moves/moves.module.js';
+import { NotificationsModule } from './notifications/notifications.module.js';
 import { InstanceBusModule } from './instance-bus/instance-bus.module.js';
 import { OutboxModule } from './outbox/outbox.module.js';
 import { PasskeysModule } from './passkeys/passkeys.module.js';
@@ -70,6 +71,7 @@ export const FEATURE_MODULES = [
   InboxModule,
   WebhooksModule,
   VacationsModule,
+  NotificationsModule,
   RatingsModule,
   HistoryModule,
   ProfilesModule,

@@ -14,15 +14,13 @@ const LAYERS: string[][] = [
   // Under the features: registration counts against its address's budget.
   ['rate-limit'],
   ['players', 'health', 'player-events'],
-  // The channels (push, email) register with notifications; notifications never imports them.
-  ['notifications'],
   // Signing in gives a session; accounts (passwords, email) sign people in.
   ['sessions'],
   ['passkeys'],
   ['accounts'],
   ['games'],
   ['lobbies', 'moves', 'scoring', 'chat'],
-  ['clocks', 'inbox', 'webhooks', 'ratings', 'history', 'bots', 'reminders', 'vacations'],
+  ['clocks', 'inbox', 'webhooks', 'ratings', 'history', 'bots', 'reminders', 'vacations', 'notifications'],
   ['profiles', 'oauth'],
   // Deletes what has outlived its retention across the features' tables; nothing imports it.
   ['retention'],

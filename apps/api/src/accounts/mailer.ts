@@ -12,6 +12,8 @@ export interface Mail {
   html: string;
   /** What it is, for the logs (never the address or the link). */
   kind: string;
+  /** Extra headers (List-Unsubscribe for notifications). */
+  headers?: Record<string, string>;
 }
 
 const ATTEMPTS = 3;
@@ -54,6 +56,16 @@ export class Mailer implements OnApplicationShutdown {
     }
     const sending = this.deliver(this.transport, mail).finally(() => this.pending.delete(sending));
     this.pending.add(sending);
+  }
+
+  /**
+   * Sends `mail` now, once, and throws when the server refuses it: for a caller that retries
+   * durably itself (notifications, through the job queue).
+   */
+  async sendNow(mail: Mail): Promise<void> {
+    if (!this.transport || this.closed) throw new Error('mail is not configured (SMTP_URL) or the server is stopping');
+    await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers });
+    this.log.log(`sent a ${mail.kind} mail`);
   }
 
   /** Resolves when every mail under way has been sent or given up (tests; shutdown). */

@@ -87,6 +87,16 @@ export class LiveConnections implements OnModuleDestroy {
     this.recheck = setInterval(() => void this.recheckTokens(), every).unref();
   }
 
+  /** The players with a live connection (graphql-ws socket or event stream) on this instance. */
+  players(): string[] {
+    return [...this.byPlayer.keys()];
+  }
+
+  /** Whether the player has a live connection on this instance. */
+  isLive(playerId: string): boolean {
+    return (this.byPlayer.get(playerId)?.size ?? 0) > 0;
+  }
+
   /**
    * Registers a socket whose token was just checked, from `address` (clientAddress). Throws
    * UNAUTHENTICATED when the token was revoked meanwhile and RATE_LIMITED when the player has

@@ -77,6 +77,10 @@ describe('loadConfig', () => {
       WEBHOOK_TIMEOUT_SECONDS: '2',
       WEBHOOK_DISABLE_AFTER_SECONDS: '86400',
       WEBHOOK_SWEEP_SECONDS: '5',
+      NOTIFY_SWEEP_SECONDS: '20',
+      NOTIFY_MAX_AGE_SECONDS: '7200',
+      NOTIFY_ACTIVE_MINUTES: '3',
+      NOTIFY_DIGEST_MINUTES: '120',
       WEBHOOK_ALLOW_HTTP_LOOPBACK: 'true',
       EXPORT_MAX_PER_IP: '6',
       EXPORT_MAX_PER_PLAYER: '3',
@@ -165,6 +169,7 @@ describe('loadConfig', () => {
         sweepMs: 5000,
         allowHttpLoopback: true,
       },
+      notifications: { sweepMs: 20_000, maxAgeMs: 7_200_000, activeMinutes: 3, digestMinutes: 120 },
     });
   });
 

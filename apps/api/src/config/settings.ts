@@ -34,6 +34,7 @@ export const SECTIONS = {
   jobs: 'Jobs, clocks and bots',
   exports: 'Imports and exports',
   webhooks: 'Webhooks',
+  notifications: 'Notifications (email, Web Push)',
   devtools: 'Developer tools',
 } as const;
 
@@ -538,6 +539,28 @@ export const settingsSchema = z.object({
       variable: 'WEBHOOK_ALLOW_HTTP_LOOPBACK',
       section: 'operator',
       description: 'local development and tests only: webhooks may use `http:` and loopback addresses (127.0.0.0/8, ::1). Never in production',
+    }),
+  }),
+  notifications: z.object({
+    sweepMs: setting(secondsAsMs(1, 3600), '30', {
+      variable: 'NOTIFY_SWEEP_SECONDS',
+      section: 'notifications',
+      description: "how often every routed player's feed is checked for events not yet turned into notices (new ones on this instance are routed at once)",
+    }),
+    maxAgeMs: setting(secondsAsMs(60, 604_800), '3600', {
+      variable: 'NOTIFY_MAX_AGE_SECONDS',
+      section: 'notifications',
+      description: 'a feed event older than this when first routed is not notified (news only: a player first seen, or a backlog after an outage)',
+    }),
+    activeMinutes: setting(whole(0, 120), '5', {
+      variable: 'NOTIFY_ACTIVE_MINUTES',
+      section: 'notifications',
+      description: "a player's default for \"not while active\": nothing is sent while they hold a live connection or made a request this many minutes ago or less",
+    }),
+    digestMinutes: setting(whole(15, 10_080), '240', {
+      variable: 'NOTIFY_DIGEST_MINUTES',
+      section: 'notifications',
+      description: "a player's default digest interval: at most one digest email this often",
     }),
   }),
   graphiql: optional(flag(), {

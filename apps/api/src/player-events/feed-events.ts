@@ -33,12 +33,12 @@ export type FeedEventType = keyof FeedPayloads;
 export const FEED_EVENT_TYPES: readonly FeedEventType[] = [
   'yourTurn',
   'deadlineNear',
-  'turnReminder',
   'gameStarted',
   'gameFinished',
   'timedOut',
   'lobbyJoined',
   'lobbyLeft',
+  'turnReminder',
 ];
 
 /** A row to add to a player's feed. */

@@ -1,11 +1,16 @@
+import { EmailNotificationsSection } from './settings/EmailNotifications';
 import { RemindersSection } from './settings/Reminders';
 import { VacationSection } from './settings/Vacation';
 
-/** The player's settings, a section each (./settings/): how and when the server reaches them. */
+/**
+ * Settings: how and when the server reaches the player while away, one section per feature (each
+ * in ./settings/, loading and saving its own part). Keep this a list of sections.
+ */
 export function SettingsScreen() {
   return (
     <>
       <h1>Settings</h1>
+      <EmailNotificationsSection />
       <RemindersSection />
       <VacationSection />
     </>
