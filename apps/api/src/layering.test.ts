@@ -21,7 +21,9 @@ const LAYERS: string[][] = [
   ['games'],
   ['lobbies', 'moves', 'scoring'],
   ['clocks', 'inbox', 'webhooks', 'ratings', 'history', 'bots'],
-  ['profiles', 'oauth'],
+  ['profiles', 'oauth', 'notifications'],
+  // Web Push: a notice channel; its sends go out as webhooks do.
+  ['push'],
 ];
 /**
  * Features whose folder has an index.ts: others import them only through it, or through pure.ts,
