@@ -12,6 +12,7 @@ import { OAuthConsentScreen } from './screens/OAuthConsent';
 import { ReplayScreen } from './screens/Replay';
 import { ResetPasswordScreen } from './screens/ResetPassword';
 import { ScoreSheetScreen } from './screens/ScoreSheet';
+import { SettingsScreen } from './screens/Settings';
 import { SignInScreen } from './screens/SignIn';
 import { TableScreen } from './screens/Table';
 import { TurnsScreen } from './screens/Turns';
@@ -22,6 +23,7 @@ const NAV: { to: string; label: string; screens: Route['screen'][] }[] = [
   { to: href.turns(), label: 'Your turns', screens: ['turns'] },
   { to: href.history(), label: 'Your games', screens: ['history'] },
   { to: href.account(), label: 'Account', screens: ['account'] },
+  { to: href.settings(), label: 'Settings', screens: ['settings'] },
 ];
 
 function Screen({ route }: { route: Route }) {
@@ -46,6 +48,8 @@ function Screen({ route }: { route: Route }) {
       return <HistoryScreen />;
     case 'account':
       return <AccountScreen />;
+    case 'settings':
+      return <SettingsScreen />;
     case 'oauthConsent':
       return <OAuthConsentScreen requestId={route.requestId} />;
     case 'forgot-password':

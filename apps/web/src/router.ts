@@ -13,6 +13,7 @@ export type Route =
   | { screen: 'turns' }
   | { screen: 'history' }
   | { screen: 'account' }
+  | { screen: 'settings' }
   | { screen: 'oauthConsent'; requestId: string }
   | { screen: 'sign-in' }
   | { screen: 'sign-up' }
@@ -48,6 +49,7 @@ export function parseRoute(hash: string): Route {
   if (first === 'turns') return { screen: 'turns' };
   if (first === 'history') return { screen: 'history' };
   if (first === 'account') return { screen: 'account' };
+  if (first === 'settings') return { screen: 'settings' };
   if (first === 'sign-in') return { screen: 'sign-in' };
   if (first === 'sign-up') return { screen: 'sign-up' };
   if (first === 'forgot-password') return { screen: 'forgot-password' };
@@ -68,6 +70,7 @@ export const href = {
   turns: () => '#/turns',
   history: () => '#/history',
   account: () => '#/account',
+  settings: () => '#/settings',
   signIn: () => '#/sign-in',
   signUp: () => '#/sign-up',
   forgotPassword: () => '#/forgot-password',

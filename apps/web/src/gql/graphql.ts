@@ -517,6 +517,35 @@ export type RemovePasskeyMutationVariables = Exact<{
 
 export type RemovePasskeyMutation = { removePasskey: { id: string } };
 
+export type PushPublicKeyQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PushPublicKeyQuery = { pushPublicKey: { publicKey: string } };
+
+export type PushDeviceFieldsFragment = { id: string, label: string, createdAt: string, lastSuccessAt: string | null };
+
+export type MyPushSubscriptionsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyPushSubscriptionsQuery = { myPushSubscriptions: Array<{ id: string, label: string, createdAt: string, lastSuccessAt: string | null }> };
+
+export type AddPushSubscriptionMutationVariables = Exact<{
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  label?: string | null | undefined;
+}>;
+
+
+export type AddPushSubscriptionMutation = { addPushSubscription: { id: string, label: string, createdAt: string, lastSuccessAt: string | null } };
+
+export type RemovePushSubscriptionMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RemovePushSubscriptionMutation = { removePushSubscription: { id: string } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -675,6 +704,14 @@ export const PasskeyFieldsFragmentDoc = new TypedDocumentString(`
   lastUsedAt
 }
     `, {"fragmentName":"PasskeyFields"}) as unknown as TypedDocumentString<PasskeyFieldsFragment, unknown>;
+export const PushDeviceFieldsFragmentDoc = new TypedDocumentString(`
+    fragment PushDeviceFields on PushDevice {
+  id
+  label
+  createdAt
+  lastSuccessAt
+}
+    `, {"fragmentName":"PushDeviceFields"}) as unknown as TypedDocumentString<PushDeviceFieldsFragment, unknown>;
 export const RegisterDocument = new TypedDocumentString(`
     mutation Register($name: String!) {
   register(input: {name: $name}) {
@@ -1697,3 +1734,43 @@ export const RemovePasskeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RemovePasskeyMutation, RemovePasskeyMutationVariables>;
+export const PushPublicKeyDocument = new TypedDocumentString(`
+    query PushPublicKey {
+  pushPublicKey {
+    publicKey
+  }
+}
+    `) as unknown as TypedDocumentString<PushPublicKeyQuery, PushPublicKeyQueryVariables>;
+export const MyPushSubscriptionsDocument = new TypedDocumentString(`
+    query MyPushSubscriptions {
+  myPushSubscriptions {
+    ...PushDeviceFields
+  }
+}
+    fragment PushDeviceFields on PushDevice {
+  id
+  label
+  createdAt
+  lastSuccessAt
+}`) as unknown as TypedDocumentString<MyPushSubscriptionsQuery, MyPushSubscriptionsQueryVariables>;
+export const AddPushSubscriptionDocument = new TypedDocumentString(`
+    mutation AddPushSubscription($endpoint: String!, $p256dh: String!, $auth: String!, $label: String) {
+  addPushSubscription(
+    input: {endpoint: $endpoint, keys: {p256dh: $p256dh, auth: $auth}, label: $label}
+  ) {
+    ...PushDeviceFields
+  }
+}
+    fragment PushDeviceFields on PushDevice {
+  id
+  label
+  createdAt
+  lastSuccessAt
+}`) as unknown as TypedDocumentString<AddPushSubscriptionMutation, AddPushSubscriptionMutationVariables>;
+export const RemovePushSubscriptionDocument = new TypedDocumentString(`
+    mutation RemovePushSubscription($id: ID!) {
+  removePushSubscription(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<RemovePushSubscriptionMutation, RemovePushSubscriptionMutationVariables>;

@@ -1,0 +1,11 @@
+import { PushDevicesSection } from './settings/PushDevices';
+
+/** How the player is reached while away: for now, Web Push on their devices. */
+export function SettingsScreen() {
+  return (
+    <>
+      <h1>Settings</h1>
+      <PushDevicesSection />
+    </>
+  );
+}
