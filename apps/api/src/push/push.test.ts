@@ -1,7 +1,4 @@
-import { createECDH, randomBytes, randomUUID, type ECDH } from 'node:crypto';
-import http, { type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import ece from 'http_ece';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { importJWK, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
@@ -10,60 +7,12 @@ import { ConfigError, loadConfig } from '../config/app-config.js';
 import type { Notice } from '../notifications/notice.js';
 import { NoticeChannels } from '../notifications/notice-channels.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { Device, startPushService } from './push.test-kit.js';
 import { VapidKeys } from './vapid-keys.js';
 
 // Web Push end to end, through loopback only: a browser's subscription made here (a P-256 key pair
 // and an auth secret), the server's sends to a "push service" on 127.0.0.1 that checks the VAPID
 // JWT and decrypts what it got with the subscription's private key, as a browser would.
-
-interface Pushed {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** A push service on 127.0.0.1: records each request, answers by the device's path (201 unless told). */
-async function startPushService() {
-  const requests: Pushed[] = [];
-  const answers = new Map<string, number[]>();
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = req.url ?? '';
-      requests.push({ path, headers: req.headers, body: Buffer.concat(chunks) });
-      const status = answers.get(path)?.shift() ?? 201;
-      res.writeHead(status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    origin,
-    requests,
-    /** The next answers to a device's path, in order (then 201). */
-    answer: (path: string, ...statuses: number[]) => answers.set(path, statuses),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** A browser's side of a subscription: its key pair and auth secret. */
-class Device {
-  readonly ecdh: ECDH = createECDH('prime256v1');
-  readonly auth = randomBytes(16);
-  constructor(readonly endpoint: string) {
-    this.ecdh.generateKeys();
-  }
-
-  get keys() {
-    return { p256dh: this.ecdh.getPublicKey().toString('base64url'), auth: this.auth.toString('base64url') };
-  }
-
-  /** What the push service got, decrypted as the browser does (RFC 8291, aes128gcm). */
-  open(body: Buffer): unknown {
-    return JSON.parse(ece.decrypt(body, { version: 'aes128gcm', privateKey: this.ecdh, authSecret: this.auth }).toString('utf8'));
-  }
-}
 
 let t: TestApp;
 let service: Awaited<ReturnType<typeof startPushService>>;

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { describeError, request } from '../../api';
 import { AddPushSubscriptionDocument, MyPushSubscriptionsDocument, PushPublicKeyDocument, RemovePushSubscriptionDocument } from '../../gql/graphql';
 import { useLoad } from '../../hooks';
@@ -73,13 +73,8 @@ export function PushDevicesSection() {
   const devices = useLoad(() => request(MyPushSubscriptionsDocument, {}, token).then((r) => r.myPushSubscriptions), [token]);
   const supported = pushSupported();
 
-  useEffect(() => {
-    // A device removed elsewhere (or by the server, its push service having forgotten it) is not "this device".
-    if (devices.data && here && !devices.data.some((d) => d.id === here)) {
-      localStorage.removeItem(THIS_DEVICE);
-      setHere(null);
-    }
-  }, [devices.data, here]);
+  // A device removed elsewhere (or by the server, its push service having forgotten it) is not "this device".
+  const thisDevice = devices.data?.some((d) => d.id === here) ? here : null;
 
   const notifyMe = async () => {
     setBusy(true);
@@ -110,7 +105,7 @@ export function PushDevicesSection() {
     setError(null);
     try {
       await request(RemovePushSubscriptionDocument, { id }, token);
-      if (id === here) {
+      if (id === thisDevice) {
         localStorage.removeItem(THIS_DEVICE);
         setHere(null);
         const registration = await navigator.serviceWorker?.getRegistration('/');
@@ -146,12 +141,12 @@ export function PushDevicesSection() {
               <li key={d.id}>
                 <div>
                   <strong>{d.label}</strong>
-                  {d.id === here && <span className="hint"> (this device)</span>}
+                  {d.id === thisDevice && <span className="hint"> (this device)</span>}
                   <div className="hint">
                     Added {formatDate(d.createdAt)}; {d.lastSuccessAt ? `last notified ${formatDate(d.lastSuccessAt)}` : 'not notified yet'}
                   </div>
                 </div>
-                <button type="button" className="danger" onClick={() => void stop(d.id)} aria-label={`Stop notifying ${d.label}${d.id === here ? ' (this device)' : ''}`}>
+                <button type="button" className="danger" onClick={() => void stop(d.id)} aria-label={`Stop notifying ${d.label}${d.id === thisDevice ? ' (this device)' : ''}`}>
                   Stop notifying this device
                 </button>
               </li>
