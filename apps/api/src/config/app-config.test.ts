@@ -153,6 +153,15 @@ describe('loadConfig', () => {
         sweepMs: 5000,
         allowHttpLoopback: true,
       },
+      // Web Push's defaults; its own settings are tested in push/push.test.ts.
+      push: {
+        vapidKeys: null,
+        vapidSubject: 'mailto:play@mizerka.example',
+        devicesPerPlayer: 10,
+        timeoutMs: 10_000,
+        ttlSeconds: 86_400,
+        allowHttpLoopback: false,
+      },
     });
   });
 
