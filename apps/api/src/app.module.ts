@@ -40,6 +40,7 @@ import { PasskeysModule } from './passkeys/passkeys.module.js';
 import { PlayerEventsModule } from './player-events/player-events.module.js';
 import { PlayersModule } from './players/players.module.js';
 import { PrismaModule } from './prisma/prisma.module.js';
+import { PushModule } from './push/push.module.js';
 import { ProfilesModule } from './profiles/profiles.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { RatingsModule } from './ratings/ratings.module.js';
@@ -78,6 +79,7 @@ export const FEATURE_MODULES = [
   OAuthModule,
   ChatModule,
   RetentionModule,
+  PushModule,
 ];
 
 /** graphql-ws server options; Nest passes them through, though its type knows only some of them. */

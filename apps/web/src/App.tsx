@@ -24,6 +24,7 @@ const NAV: { to: string; label: string; screens: Route['screen'][] }[] = [
   { to: href.history(), label: 'Your games', screens: ['history'] },
   { to: href.settings(), label: 'Settings', screens: ['settings'] },
   { to: href.account(), label: 'Account', screens: ['account'] },
+  { to: href.settings(), label: 'Settings', screens: ['settings'] },
 ];
 
 function Screen({ route }: { route: Route }) {

@@ -12,6 +12,9 @@ export const WEB_CLIENT_DIR = resolve('dist', 'web');
  */
 export const WEB_CLIENT_PATHS = new Set(['/', '/sign-in', '/sign-up', '/account', '/verify-email', '/reset-password', '/oauth/consent']);
 
+/** Where the web client's service worker is served (its scope: /). */
+export const SERVICE_WORKER_PATH = '/sw.js';
+
 interface Req {
   method: string;
   path: string;
@@ -24,15 +27,24 @@ interface Res {
 }
 
 /**
- * The web client at / (its index.html), at WEB_CLIENT_PATHS, and /assets/* (hashed files, cached
- * for good). Nothing else: the client routes by the URL's hash, so every other unknown path stays
+ * The web client at / (its index.html), at WEB_CLIENT_PATHS, /assets/* (hashed files, cached
+ * for good) and its service worker at /sw.js. Nothing else: the client routes by the URL's hash, so every other unknown path stays
  * a 404 problem document. Without a build (dist/web/index.html missing) the server serves the API alone.
  */
 export function serveWebClient(app: NestExpressApplication, dir = WEB_CLIENT_DIR): boolean {
   const index = join(dir, 'index.html');
   if (!existsSync(index)) return false;
   app.useStaticAssets(join(dir, 'assets'), { prefix: '/assets/', index: false, redirect: false, fallthrough: true, immutable: true, maxAge: '365d' });
+  // The service worker (apps/web/public/sw.js: Web Push notices) at the root, so that its scope is
+  // the whole site; always revalidated, as browsers check it for updates.
+  const worker = join(dir, 'sw.js');
   app.use((req: Req, res: Res, next: () => void) => {
+    if ((req.method === 'GET' || req.method === 'HEAD') && req.path === SERVICE_WORKER_PATH && existsSync(worker)) {
+      res.setHeader('content-type', 'text/javascript; charset=utf-8');
+      res.setHeader('cache-control', 'no-cache');
+      res.sendFile(worker);
+      return;
+    }
     if ((req.method === 'GET' || req.method === 'HEAD') && WEB_CLIENT_PATHS.has(req.path)) {
       // Always revalidated: a new build names new asset files.
       res.setHeader('cache-control', 'no-cache');

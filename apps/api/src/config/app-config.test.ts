@@ -82,6 +82,13 @@ describe('loadConfig', () => {
       NOTIFY_ACTIVE_MINUTES: '3',
       NOTIFY_DIGEST_MINUTES: '120',
       WEBHOOK_ALLOW_HTTP_LOOPBACK: 'true',
+      VAPID_PUBLIC_KEY: 'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U',
+      VAPID_PRIVATE_KEY: 'UUxI4O8-FbRouAevSmBQ6o18hgE4nSG3qwvJTfKc-ls',
+      VAPID_SUBJECT: 'mailto:ops@mizerka.example',
+      PUSH_MAX_DEVICES_PER_PLAYER: '4',
+      PUSH_TIMEOUT_SECONDS: '3',
+      PUSH_TTL_SECONDS: '3600',
+      PUSH_ALLOW_HTTP_LOOPBACK: 'false',
       EXPORT_MAX_PER_IP: '6',
       EXPORT_MAX_PER_PLAYER: '3',
       EXPORT_IDLE_SECONDS: '15',
@@ -170,6 +177,16 @@ describe('loadConfig', () => {
         allowHttpLoopback: true,
       },
       notifications: { sweepMs: 20_000, maxAgeMs: 7_200_000, activeMinutes: 3, digestMinutes: 120 },
+      push: {
+        vapidPublicKey: 'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U',
+        vapidPrivateKey: 'UUxI4O8-FbRouAevSmBQ6o18hgE4nSG3qwvJTfKc-ls',
+        vapidKeys: { publicKey: 'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U', privateKey: 'UUxI4O8-FbRouAevSmBQ6o18hgE4nSG3qwvJTfKc-ls' },
+        vapidSubject: 'mailto:ops@mizerka.example',
+        devicesPerPlayer: 4,
+        timeoutMs: 3000,
+        ttlSeconds: 3600,
+        allowHttpLoopback: false,
+      },
     });
   });
 

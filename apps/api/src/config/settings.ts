@@ -35,6 +35,7 @@ export const SECTIONS = {
   exports: 'Imports and exports',
   webhooks: 'Webhooks',
   notifications: 'Notifications (email, Web Push)',
+  push: 'Web Push',
   devtools: 'Developer tools',
 } as const;
 
@@ -563,6 +564,46 @@ export const settingsSchema = z.object({
       description: "a player's default digest interval: at most one digest email this often",
     }),
   }),
+  push: z.object({
+    vapidPublicKey: optional(pattern(/^[A-Za-z0-9_-]{87}$/, 'an uncompressed P-256 public key in base64url (87 characters), as `npx web-push generate-vapid-keys` prints it'), {
+      variable: 'VAPID_PUBLIC_KEY',
+      section: 'push',
+      defaultText: 'unset: a key pair made at first start and kept in the database',
+      description: "the server's VAPID public key (RFC 8292), which browsers subscribe with; set it with `VAPID_PRIVATE_KEY` or neither",
+    }),
+    vapidPrivateKey: optional(pattern(/^[A-Za-z0-9_-]{43}$/, 'a P-256 private key in base64url (43 characters)'), {
+      variable: 'VAPID_PRIVATE_KEY',
+      section: 'push',
+      defaultText: 'unset: see `VAPID_PUBLIC_KEY`',
+      description: 'the private half of that key pair: it signs every push request',
+    }),
+    vapidSubject: optional(url(['mailto:', 'https:']), {
+      variable: 'VAPID_SUBJECT',
+      section: 'push',
+      defaultText: '`mailto:` the address of `MAIL_FROM`, else `PUBLIC_URL` when it is `https:`',
+      description: 'how a push service reaches the operator about this server\'s pushes (`mailto:ops@example.com` or an `https:` page)',
+    }),
+    devicesPerPlayer: setting(whole(1, 100), '10', {
+      variable: 'PUSH_MAX_DEVICES_PER_PLAYER',
+      section: 'push',
+      description: 'browsers (push subscriptions) a player may be notified on',
+    }),
+    timeoutMs: setting(secondsAsMs(1, 60), '10', {
+      variable: 'PUSH_TIMEOUT_SECONDS',
+      section: 'push',
+      description: 'the whole of one send to a push service (DNS, connection, request, answer); a send that takes longer is retried',
+    }),
+    ttlSeconds: setting(seconds(0, 2_419_200), '86400', {
+      variable: 'PUSH_TTL_SECONDS',
+      section: 'push',
+      description: 'how long a push service keeps a notification for a device that is off (its `TTL`); a turn is rarely news after a day',
+    }),
+    allowHttpLoopback: setting(flag(), 'false', {
+      variable: 'PUSH_ALLOW_HTTP_LOOPBACK',
+      section: 'operator',
+      description: 'tests and local development only: push endpoints may use `http:` and loopback addresses (127.0.0.0/8, ::1). Refused in production',
+    }),
+  }),
   graphiql: optional(flag(), {
     variable: 'GRAPHIQL',
     section: 'devtools',
@@ -612,6 +653,13 @@ function derive(s: Settings, ctx: z.core.$RefinementCtx<Settings>) {
       ctx.issues.push({ code: 'custom', message: `WEBAUTHN_ORIGINS: ${origin} is not on WEBAUTHN_RP_ID ${rpId}`, input: origin });
     }
   }
+  // A push endpoint is a URL a client chooses: in production only public https: addresses.
+  if (production && s.push.allowHttpLoopback) {
+    ctx.issues.push({ code: 'custom', message: 'PUSH_ALLOW_HTTP_LOOPBACK=true is refused in production: push endpoints must be public https: URLs', input: true });
+  }
+  if ((s.push.vapidPublicKey === undefined) !== (s.push.vapidPrivateKey === undefined)) {
+    ctx.issues.push({ code: 'custom', message: 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together or not at all', input: s.push.vapidPublicKey });
+  }
   return {
     ...s,
     databaseUrl: s.databaseUrl ?? null,
@@ -630,6 +678,11 @@ function derive(s: Settings, ctx: z.core.$RefinementCtx<Settings>) {
     },
     corsOrigins: s.corsOrigins ?? (production ? [] : LOCAL_ORIGINS),
     passkeys: { ...s.passkeys, origins: passkeyOrigins, rpId },
+    push: {
+      ...s.push,
+      vapidKeys: s.push.vapidPublicKey !== undefined && s.push.vapidPrivateKey !== undefined ? { publicKey: s.push.vapidPublicKey, privateKey: s.push.vapidPrivateKey } : null,
+      vapidSubject: s.push.vapidSubject ?? vapidSubjectOf(s.mail.from, s.mail.publicUrl),
+    },
     // Developer tools are on outside production, off in production unless asked for.
     graphiql: s.graphiql ?? !production,
     apiDocs: s.apiDocs ?? !production,
@@ -640,3 +693,14 @@ function derive(s: Settings, ctx: z.core.$RefinementCtx<Settings>) {
 }
 
 export const appConfigSchema = settingsSchema.transform(derive);
+
+/**
+ * Whom a push service may contact about this server's pushes (RFC 8292's `sub`): the address of
+ * MAIL_FROM (`Mizerka <no-reply@example.com>`), else PUBLIC_URL when it is https:, else null (no
+ * subject: the push services that insist on one refuse the send).
+ */
+function vapidSubjectOf(mailFrom: string, publicUrl: string | undefined): string | null {
+  const address = /<([^<>\s]+@[^<>\s]+)>\s*$/.exec(mailFrom)?.[1] ?? (/^[^<>\s]+@[^<>\s]+$/.test(mailFrom.trim()) ? mailFrom.trim() : null);
+  if (address !== null) return `mailto:${address}`;
+  return publicUrl?.startsWith('https:') ? publicUrl : null;
+}

@@ -187,7 +187,7 @@ export class WebhookTransport implements OnApplicationShutdown {
    * Never throws: a refusal, a failure or a non-2xx answer is an outcome with its reason. A
    * redirect is not followed: it is an answer like any other non-2xx.
    */
-  async post(rawUrl: string, headers: Record<string, string>, body: string, policy: UrlPolicy, timeoutMs: number): Promise<AttemptOutcome> {
+  async post(rawUrl: string, headers: Record<string, string>, body: string | Buffer, policy: UrlPolicy, timeoutMs: number): Promise<AttemptOutcome> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const controller = new AbortController();
@@ -208,7 +208,7 @@ export class WebhookTransport implements OnApplicationShutdown {
   private send(
     target: VettedTarget,
     headers: Record<string, string>,
-    body: string,
+    body: string | Buffer,
     signal: AbortSignal,
     agent: http.Agent | false,
   ): Promise<{ statusCode: number; location: string | null }> {

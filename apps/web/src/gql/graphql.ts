@@ -53,6 +53,12 @@ export type CreateLobbyInput = {
   visibility?: LobbyVisibility | null | undefined;
 };
 
+/** immediate: a mail per notice; digest: at most one mail per digest interval, listing every game waiting for the player; never: no mail */
+export type EmailMode =
+  | 'digest'
+  | 'immediate'
+  | 'never';
+
 /** resigned (a seated player gave up) or forfeit (their clock ran out) */
 export type EndReason =
   | 'forfeit'
@@ -149,6 +155,15 @@ export type MoveKind =
   | 'play'
   | 'trump';
 
+/** What a player who is away may be told of: their turn, a reminder before a time-out, the deadline near, their own time-out, a finished game, an invitation */
+export type NoticeKind =
+  | 'deadlineNear'
+  | 'gameFinished'
+  | 'invited'
+  | 'timedOut'
+  | 'turnReminder'
+  | 'yourTurn';
+
 export type Phase =
   | 'bidding'
   | 'contract'
@@ -200,6 +215,25 @@ export type SendChatInput = {
   lobbyId?: string | number | null | undefined;
   /** The seats write in players, the others in spectators */
   room?: ChatRoom;
+};
+
+export type SetNotificationSettingsInput = {
+  /** Minutes of inactivity before anything is sent, 0 to 120 */
+  activeMinutes?: number | null | undefined;
+  /** Minutes between digests, 15 to 10080 (a week) */
+  digestMinutes?: number | null | undefined;
+  /** What email is sent for (empty: nothing) */
+  emailKinds?: Array<NoticeKind> | null | undefined;
+  /** How email goes out */
+  emailMode?: EmailMode | null | undefined;
+  /** What Web Push notifications are sent for (empty: nothing) */
+  pushKinds?: Array<NoticeKind> | null | undefined;
+  /** Quiet hours end, HH:MM */
+  quietEnd?: string | null | undefined;
+  /** Quiet hours begin, HH:MM; with quietEnd; both null: no quiet hours */
+  quietStart?: string | null | undefined;
+  /** An IANA time zone, such as Europe/Warsaw */
+  timeZone?: string | null | undefined;
 };
 
 export type SetReminderSettingsInput = {
@@ -668,6 +702,49 @@ export type EndVacationMutationVariables = Exact<{ [key: string]: never; }>;
 
 export type EndVacationMutation = { endVacation: { away: boolean, startedAt: string | null, until: string | null, endedAt: string | null, allowanceDays: number, daysLeft: number, year: number, keptRunning: Array<{ gameId: string, preset: string, deadline: string | null }> } };
 
+export type NotificationSettingsFieldsFragment = { pushKinds: Array<NoticeKind>, emailKinds: Array<NoticeKind>, emailMode: EmailMode, digestMinutes: number, quietStart: string | null, quietEnd: string | null, timeZone: string, activeMinutes: number, emailAvailable: boolean, emailVerified: boolean, pushAvailable: boolean };
+
+export type MyNotificationSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyNotificationSettingsQuery = { myNotificationSettings: { pushKinds: Array<NoticeKind>, emailKinds: Array<NoticeKind>, emailMode: EmailMode, digestMinutes: number, quietStart: string | null, quietEnd: string | null, timeZone: string, activeMinutes: number, emailAvailable: boolean, emailVerified: boolean, pushAvailable: boolean } };
+
+export type SetNotificationSettingsMutationVariables = Exact<{
+  input: SetNotificationSettingsInput;
+}>;
+
+
+export type SetNotificationSettingsMutation = { setNotificationSettings: { pushKinds: Array<NoticeKind>, emailKinds: Array<NoticeKind>, emailMode: EmailMode, digestMinutes: number, quietStart: string | null, quietEnd: string | null, timeZone: string, activeMinutes: number, emailAvailable: boolean, emailVerified: boolean, pushAvailable: boolean } };
+
+export type PushPublicKeyQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PushPublicKeyQuery = { pushPublicKey: { publicKey: string } };
+
+export type PushDeviceFieldsFragment = { id: string, label: string, createdAt: string, lastSuccessAt: string | null };
+
+export type MyPushSubscriptionsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyPushSubscriptionsQuery = { myPushSubscriptions: Array<{ id: string, label: string, createdAt: string, lastSuccessAt: string | null }> };
+
+export type AddPushSubscriptionMutationVariables = Exact<{
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  label?: string | null | undefined;
+}>;
+
+
+export type AddPushSubscriptionMutation = { addPushSubscription: { id: string, label: string, createdAt: string, lastSuccessAt: string | null } };
+
+export type RemovePushSubscriptionMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RemovePushSubscriptionMutation = { removePushSubscription: { id: string } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -866,6 +943,29 @@ export const VacationFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"VacationFields"}) as unknown as TypedDocumentString<VacationFieldsFragment, unknown>;
+export const NotificationSettingsFieldsFragmentDoc = new TypedDocumentString(`
+    fragment NotificationSettingsFields on NotificationSettings {
+  pushKinds
+  emailKinds
+  emailMode
+  digestMinutes
+  quietStart
+  quietEnd
+  timeZone
+  activeMinutes
+  emailAvailable
+  emailVerified
+  pushAvailable
+}
+    `, {"fragmentName":"NotificationSettingsFields"}) as unknown as TypedDocumentString<NotificationSettingsFieldsFragment, unknown>;
+export const PushDeviceFieldsFragmentDoc = new TypedDocumentString(`
+    fragment PushDeviceFields on PushDevice {
+  id
+  label
+  createdAt
+  lastSuccessAt
+}
+    `, {"fragmentName":"PushDeviceFields"}) as unknown as TypedDocumentString<PushDeviceFieldsFragment, unknown>;
 export const RegisterDocument = new TypedDocumentString(`
     mutation Register($name: String!) {
   register(input: {name: $name}) {
@@ -2107,3 +2207,81 @@ export const EndVacationDocument = new TypedDocumentString(`
     deadline
   }
 }`) as unknown as TypedDocumentString<EndVacationMutation, EndVacationMutationVariables>;
+export const MyNotificationSettingsDocument = new TypedDocumentString(`
+    query MyNotificationSettings {
+  myNotificationSettings {
+    ...NotificationSettingsFields
+  }
+}
+    fragment NotificationSettingsFields on NotificationSettings {
+  pushKinds
+  emailKinds
+  emailMode
+  digestMinutes
+  quietStart
+  quietEnd
+  timeZone
+  activeMinutes
+  emailAvailable
+  emailVerified
+  pushAvailable
+}`) as unknown as TypedDocumentString<MyNotificationSettingsQuery, MyNotificationSettingsQueryVariables>;
+export const SetNotificationSettingsDocument = new TypedDocumentString(`
+    mutation SetNotificationSettings($input: SetNotificationSettingsInput!) {
+  setNotificationSettings(input: $input) {
+    ...NotificationSettingsFields
+  }
+}
+    fragment NotificationSettingsFields on NotificationSettings {
+  pushKinds
+  emailKinds
+  emailMode
+  digestMinutes
+  quietStart
+  quietEnd
+  timeZone
+  activeMinutes
+  emailAvailable
+  emailVerified
+  pushAvailable
+}`) as unknown as TypedDocumentString<SetNotificationSettingsMutation, SetNotificationSettingsMutationVariables>;
+export const PushPublicKeyDocument = new TypedDocumentString(`
+    query PushPublicKey {
+  pushPublicKey {
+    publicKey
+  }
+}
+    `) as unknown as TypedDocumentString<PushPublicKeyQuery, PushPublicKeyQueryVariables>;
+export const MyPushSubscriptionsDocument = new TypedDocumentString(`
+    query MyPushSubscriptions {
+  myPushSubscriptions {
+    ...PushDeviceFields
+  }
+}
+    fragment PushDeviceFields on PushDevice {
+  id
+  label
+  createdAt
+  lastSuccessAt
+}`) as unknown as TypedDocumentString<MyPushSubscriptionsQuery, MyPushSubscriptionsQueryVariables>;
+export const AddPushSubscriptionDocument = new TypedDocumentString(`
+    mutation AddPushSubscription($endpoint: String!, $p256dh: String!, $auth: String!, $label: String) {
+  addPushSubscription(
+    input: {endpoint: $endpoint, keys: {p256dh: $p256dh, auth: $auth}, label: $label}
+  ) {
+    ...PushDeviceFields
+  }
+}
+    fragment PushDeviceFields on PushDevice {
+  id
+  label
+  createdAt
+  lastSuccessAt
+}`) as unknown as TypedDocumentString<AddPushSubscriptionMutation, AddPushSubscriptionMutationVariables>;
+export const RemovePushSubscriptionDocument = new TypedDocumentString(`
+    mutation RemovePushSubscription($id: ID!) {
+  removePushSubscription(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<RemovePushSubscriptionMutation, RemovePushSubscriptionMutationVariables>;

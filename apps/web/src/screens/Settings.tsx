@@ -1,4 +1,5 @@
 import { EmailNotificationsSection } from './settings/EmailNotifications';
+import { PushDevicesSection } from './settings/PushDevices';
 import { RemindersSection } from './settings/Reminders';
 import { VacationSection } from './settings/Vacation';
 
@@ -10,6 +11,7 @@ export function SettingsScreen() {
   return (
     <>
       <h1>Settings</h1>
+      <PushDevicesSection />
       <EmailNotificationsSection />
       <RemindersSection />
       <VacationSection />

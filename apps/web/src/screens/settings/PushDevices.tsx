@@ -1,0 +1,159 @@
+import { useState } from 'react';
+import { describeError, request } from '../../api';
+import { AddPushSubscriptionDocument, MyPushSubscriptionsDocument, PushPublicKeyDocument, RemovePushSubscriptionDocument } from '../../gql/graphql';
+import { useLoad } from '../../hooks';
+import { useToken } from '../../session';
+import { ErrorText, LoadState, formatDate } from '../../ui';
+
+/** The id of this browser's device on the server, kept here to mark it "this device" in the list. */
+const THIS_DEVICE = 'mizerka.pushDevice';
+
+/** Whether this browser can show the site's notifications (a service worker and Push, in a secure context). */
+export function pushSupported(): boolean {
+  return window.isSecureContext && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
+}
+
+/**
+ * The service worker's "open this table" (when it could not take the tab there itself): only a
+ * path of this site.
+ */
+export function listenToServiceWorker() {
+  if (!('serviceWorker' in navigator)) return;
+  navigator.serviceWorker.addEventListener('message', (event: MessageEvent<{ type?: string; url?: string }>) => {
+    if (event.data?.type !== 'open' || typeof event.data.url !== 'string') return;
+    const url = new URL(event.data.url, location.origin);
+    if (url.origin === location.origin) location.assign(url.href);
+  });
+}
+
+function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
+  const text = atob(base64url.replace(/-/g, '+').replace(/_/g, '/'));
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+function sameKey(a: ArrayBuffer | null, b: Uint8Array): boolean {
+  if (!a || a.byteLength !== b.length) return false;
+  const bytes = new Uint8Array(a);
+  return bytes.every((byte, i) => byte === b[i]);
+}
+
+/** This browser's push subscription for the server's key: the one it has, or a new one. */
+async function subscribeHere(publicKey: string): Promise<PushSubscription> {
+  const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
+  await navigator.serviceWorker.ready;
+  const key = keyBytes(publicKey);
+  const existing = await registration.pushManager.getSubscription();
+  if (existing && sameKey(existing.options.applicationServerKey, key)) return existing;
+  // Made with another server key (the server's keys were replaced): useless now.
+  await existing?.unsubscribe();
+  return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+}
+
+function describePushError(error: unknown): string {
+  if (error instanceof DOMException) {
+    if (error.name === 'NotAllowedError') return 'Notifications are blocked for this site: allow them in the browser’s site settings, then try again.';
+    if (error.name === 'AbortError' || error.name === 'NotSupportedError') return `This browser’s push service could not be reached (${error.message}).`;
+  }
+  return describeError(error);
+}
+
+/**
+ * Web Push on this device: "Notify me on this device" asks for the notification permission (only
+ * then, on that click), subscribes with the server's VAPID key and hands the subscription to the
+ * server; the list shows every device the player is notified on, each with "Stop notifying".
+ */
+export function PushDevicesSection() {
+  const token = useToken();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [permission, setPermission] = useState(() => ('Notification' in window ? Notification.permission : 'denied'));
+  const [here, setHere] = useState(() => localStorage.getItem(THIS_DEVICE));
+  const devices = useLoad(() => request(MyPushSubscriptionsDocument, {}, token).then((r) => r.myPushSubscriptions), [token]);
+  const supported = pushSupported();
+
+  // A device removed elsewhere (or by the server, its push service having forgotten it) is not "this device".
+  const thisDevice = devices.data?.some((d) => d.id === here) ? here : null;
+
+  const notifyMe = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const asked = await Notification.requestPermission();
+      setPermission(asked);
+      if (asked !== 'granted') throw new DOMException('denied', 'NotAllowedError');
+      const { pushPublicKey } = await request(PushPublicKeyDocument, {}, token);
+      const subscription = (await subscribeHere(pushPublicKey.publicKey)).toJSON();
+      if (!subscription.endpoint || !subscription.keys?.p256dh || !subscription.keys.auth) throw new Error('The browser gave a subscription without its keys');
+      const { addPushSubscription } = await request(
+        AddPushSubscriptionDocument,
+        { endpoint: subscription.endpoint, p256dh: subscription.keys.p256dh, auth: subscription.keys.auth, label: null },
+        token,
+      );
+      localStorage.setItem(THIS_DEVICE, addPushSubscription.id);
+      setHere(addPushSubscription.id);
+      devices.reload();
+    } catch (e) {
+      setError(describePushError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const stop = async (id: string) => {
+    setError(null);
+    try {
+      await request(RemovePushSubscriptionDocument, { id }, token);
+      if (id === thisDevice) {
+        localStorage.removeItem(THIS_DEVICE);
+        setHere(null);
+        const registration = await navigator.serviceWorker?.getRegistration('/');
+        await (await registration?.pushManager.getSubscription())?.unsubscribe();
+      }
+    } catch (e) {
+      setError(describeError(e));
+    }
+    devices.reload();
+  };
+
+  return (
+    <section className="panel" aria-labelledby="push-title">
+      <h2 id="push-title">Notifications on your devices</h2>
+      <p className="muted">When it is your move, a game ends or you are invited, a notification says so on the devices listed here, even with the site closed. It never shows a card.</p>
+      <ErrorText error={error} />
+      {!supported ? (
+        <p className="hint">This browser cannot show this site’s notifications{window.isSecureContext ? '' : ' (the site must be opened over https)'}.</p>
+      ) : (
+        <div className="actions">
+          <button type="button" disabled={busy || permission === 'denied'} onClick={() => void notifyMe()}>
+            Notify me on this device
+          </button>
+          {permission === 'denied' && <span className="hint">Notifications are blocked for this site in this browser’s settings.</span>}
+        </div>
+      )}
+      <LoadState error={devices.error} loading={!devices.data} what="your devices">
+        {devices.data?.length === 0 ? (
+          <p className="muted">No device is notified yet.</p>
+        ) : (
+          <ul className="sessions" aria-label="Devices notified">
+            {(devices.data ?? []).map((d) => (
+              <li key={d.id}>
+                <div>
+                  <strong>{d.label}</strong>
+                  {d.id === thisDevice && <span className="hint"> (this device)</span>}
+                  <div className="hint">
+                    Added {formatDate(d.createdAt)}; {d.lastSuccessAt ? `last notified ${formatDate(d.lastSuccessAt)}` : 'not notified yet'}
+                  </div>
+                </div>
+                <button type="button" className="danger" onClick={() => void stop(d.id)} aria-label={`Stop notifying ${d.label}${d.id === thisDevice ? ' (this device)' : ''}`}>
+                  Stop notifying this device
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </LoadState>
+    </section>
+  );
+}
