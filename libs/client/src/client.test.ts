@@ -4,10 +4,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../../test/app.js';
-import { FAST } from '../../../apps/api/src/bots/bots.test-kit.js';
+import { FAST, waitFor } from '../../../apps/api/src/bots/bots.test-kit.js';
 import { ERROR_STATUS } from '../../../apps/api/src/common/errors.js';
 import { choose, runBot } from '../../../examples/bot.js';
 import {
@@ -269,15 +269,17 @@ describe('the bot kit', () => {
     const overSse: GameLogEntry[] = [];
     const feedOverWs: FeedEvent[] = [];
     const feedStop = new AbortController();
+    const stopAll = new AbortController(); // a failing test leaves nothing reconnecting to a closed app
+    onTestFinished(() => stopAll.abort());
     const following = Promise.all([
       (async () => {
-        for await (const entry of watcher.gameLog(gameId)) {
+        for await (const entry of watcher.gameLog(gameId, { signal: stopAll.signal })) {
           overWs.push(entry);
           if (overWs.length === 3) sockets.filter((socket) => socket.readyState === WebSocket.OPEN).forEach((socket) => socket.terminate());
         }
       })(),
       (async () => {
-        for await (const entry of watcher.gameStream(gameId)) {
+        for await (const entry of watcher.gameStream(gameId, { signal: stopAll.signal })) {
           overSse.push(entry);
           if (overSse.length === 3) streamCuts.forEach((cut) => cut());
         }
@@ -288,10 +290,15 @@ describe('the bot kit', () => {
     ]);
 
     const started = performance.now();
+    let botDone = false;
+    const progress = setInterval(() => void t.gql(`query($id: ID!) { game(id: $id) { version status } }`, { id: gameId }).then((g) => console.log('DEBUG', Math.round(performance.now() - started), JSON.stringify(g.data), overWs.length, overSse.length, feedOverWs.length, sockets.length, lastEventIds, botDone)), 10_000);
+    onTestFinished(() => clearInterval(progress));
     await runBot(client, gameId);
+    botDone = true;
     const took = performance.now() - started;
-    await following;
+    await waitFor(async () => feedOverWs.some((e) => e.type === 'gameFinished' && e.gameId === gameId), 'the feed over graphql-ws to tell the end');
     feedStop.abort();
+    await following;
 
     const game = await client.game(gameId);
     expect(game.status).toBe('finished');
@@ -309,7 +316,7 @@ describe('the bot kit', () => {
     console.log(`examples/bot.ts: a short game of ${game.version} log entries in ${Math.round(took)} ms`);
     await watcher.close();
     await client.close();
-  }, 180_000);
+  }, 300_000);
 
   const python = spawnSync('python3', ['--version']).status === 0;
   it.skipIf(!python)('examples/bot.py (standard library only) plays a whole short game over REST and SSE', async () => {

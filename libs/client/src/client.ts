@@ -497,13 +497,14 @@ export class MizerkaClient {
     pending.catch(() => undefined);
     const ready = pending.then(() => undefined);
     ready.catch(() => undefined);
-    const self = this;
+    const open = (id: string | undefined) => this.openSse(path, id, signal);
+    const pause = (failures: number) => this.clock.sleep(this.backoff(failures), signal).catch(() => undefined);
     async function* follow(): AsyncGenerator<T> {
       let failures = 0;
       for (;;) {
         let response: Response | null;
         try {
-          response = await (pending ?? self.openSse(path, lastId, signal));
+          response = await (pending ?? open(lastId));
         } finally {
           pending = null;
         }
@@ -527,7 +528,7 @@ export class MizerkaClient {
           // A dropped connection: reconnect below.
         }
         if (signal?.aborted) return;
-        await self.clock.sleep(self.backoff(failures++), signal).catch(() => undefined);
+        await pause(failures++);
         if (signal?.aborted) return;
       }
     }
