@@ -26,6 +26,8 @@ export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortS
       buffer += decoder.decode(value, { stream: true });
       let end: number;
       while ((end = buffer.search(/\r\n|\r|\n/)) >= 0) {
+        // A CR at the end of what came so far may be the first half of a CRLF: wait for the next chunk.
+        if (end === buffer.length - 1 && buffer[end] === '\r') break;
         const line = buffer.slice(0, end);
         buffer = buffer.slice(end + (buffer.startsWith('\r\n', end) ? 2 : 1));
         if (line === '') {
