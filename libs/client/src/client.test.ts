@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../../test/app.js';
-import { FAST, waitFor } from '../../../apps/api/src/bots/bots.test-kit.js';
+import { FAST } from '../../../apps/api/src/bots/bots.test-kit.js';
 import { ERROR_STATUS } from '../../../apps/api/src/common/errors.js';
 import { choose, runBot } from '../../../examples/bot.js';
 import {
