@@ -246,8 +246,8 @@ describe('paging', () => {
 });
 
 // A short game is ~400 log entries (a third of them the bot's moves). On a shared 2-core machine
-// at a load of ~30 a game took 92 s (Python) to 418 s (TypeScript, with three followers): the
-// time-outs are for such a machine, not what a game takes on an idle one.
+// at a load of ~30 a game took 92 s (Python) to 418 s (TypeScript, with three followers), at a
+// load of ~10 33 s (TypeScript) and 42 s (Python): the time-outs are for such a machine.
 describe('the bot kit', () => {
   it('examples/bot.ts plays a whole short game through its feed; gameLog over graphql-ws and over SSE resume after a dropped connection with neither gap nor repeat', async () => {
     // Sockets and streams this test can cut, as a network would.
