@@ -4,9 +4,11 @@
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The workspace packages @mizerka/rules and @mizerka/bots (libs/): npm ci links them into node_modules.
+# The workspace packages @mizerka/rules, @mizerka/bots and @mizerka/client (libs/): npm ci links them
+# into node_modules. The client SDK is built with the rest but the server does not load it.
 COPY libs/rules/package.json ./libs/rules/
 COPY libs/bots/package.json ./libs/bots/
+COPY libs/client/package.json ./libs/client/
 # Install without the prepare step (it builds), then build once the sources are in.
 RUN npm ci --ignore-scripts
 COPY . .

@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'libs/*/dist/**', 'node_modules/**', 'apps/api/src/generated/**', 'apps/web/src/gql/**', '.data/**', 'coverage/**', 'test-results/**'] },
+  { ignores: ['dist/**', 'libs/*/dist/**', 'node_modules/**', 'apps/api/src/generated/**', 'apps/web/src/gql/**', 'libs/client/src/gql/**', 'examples/dist/**', '.data/**', 'coverage/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -57,7 +57,7 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ['apps/web/*.mjs'], languageOptions: { globals: { URL: 'readonly' } } },
+  { files: ['apps/web/*.mjs', 'libs/client/*.mjs'], languageOptions: { globals: { URL: 'readonly' } } },
   {
     // The web client (apps/web) runs in the browser; hooks checked by their two classic rules.
     files: ['apps/web/src/**/*.{ts,tsx}'],

@@ -1,0 +1,605 @@
+// MizerkaClient: what every client of the API otherwise writes again. GraphQL over fetch for
+// queries and moves, graphql-ws for the live subscriptions, server-sent events over fetch for the
+// REST streams; see docs/decisions/client-sdk.md for why.
+import { createClient, type Client as WsClient } from 'graphql-ws';
+import { personalToken, SessionCredentials, type Credentials, type SessionTokens } from './auth.js';
+import { errorFrom, errorFromProblem, isMizerkaError, MizerkaError } from './errors.js';
+import * as ops from './gql/graphql.js';
+import type { TypedDocumentString } from './gql/graphql.js';
+import { refreshOAuth, type OAuthTokens } from './oauth.js';
+import { pages, type Page } from './paging.js';
+import { figuresFromExtensions, figuresFromHeaders, RateLimitGate, realClock, type Clock, type RateLimitFigures } from './rate-limit.js';
+import { readSse } from './sse.js';
+
+export type Game = ops.GameQuery['game'];
+export type SeatView = Game['view'];
+export type LegalMoves = NonNullable<SeatView['legalMoves']>;
+export type MoveResult = ops.MakeMoveMutation['makeMove'];
+export type FeedEvent = ops.FeedEventFieldsFragment;
+export type GameLogEntry = ops.GameLogEntryFieldsFragment;
+export type Lobby = ops.LobbyFieldsFragment;
+export type Player = ops.PlayerFieldsFragment;
+export type TurnToPlay = ops.MyTurnQuery['myTurn']['items'][number];
+export type GameSummary = ops.MyGamesQuery['myGames']['items'][number];
+
+/** One move, by kind: what MakeMoveInput takes besides the game, version and key. */
+export type Move =
+  | { kind: 'contract'; contract: ops.Contract }
+  | { kind: 'exchange'; discards: string[] }
+  | { kind: 'bid'; bid: ops.Bid }
+  | { kind: 'discard'; cards: string[] }
+  | { kind: 'trump'; suit: ops.Suit }
+  | { kind: 'play'; card: string };
+
+/** A WebSocket constructor: the browser's, Node 22's global one, or the `ws` package's on Node 20. */
+export type WebSocketConstructor = unknown;
+
+export interface ClientOptions {
+  /** The server's root, e.g. http://localhost:3000 (no /graphql, no /api/v1). */
+  baseUrl: string;
+  /** A personal API token; or `credentials` (a session); or neither (anonymous until signIn/register). */
+  token?: string;
+  credentials?: Credentials;
+  fetch?: typeof fetch;
+  /** For graphql-ws: default `globalThis.WebSocket`; on Node 20 pass `(await import('ws')).default`. */
+  webSocket?: WebSocketConstructor;
+  /** RATE_LIMITED answers waited out and retried before the error is thrown (default 3). */
+  rateLimitRetries?: number;
+  /** Reconnection delays of the streams: from `minMs`, doubling to `maxMs` (default 250 ms to 15 s). */
+  reconnect?: { minMs?: number; maxMs?: number };
+  clock?: Clock;
+}
+
+export interface MoveOptions {
+  /**
+   * The version the move was decided on: CONFLICT if the game moved since. Default: the version
+   * of the last answer this client had about the game (game, a move, gameLog); null sends none.
+   */
+  expectedVersion?: number | null;
+  /** Default: a fresh key, kept for the retries of this call after a lost answer. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export interface PlayOptions {
+  /** Tries before the last CONFLICT / NOT_YOUR_TURN is thrown (default 5). */
+  attempts?: number;
+  signal?: AbortSignal;
+}
+
+export interface FollowOptions<C> {
+  /** Resume after this id (a feed event's id, a log entry's seq). */
+  after?: C;
+  signal?: AbortSignal;
+}
+
+/** A live stream: iterate it; `ready` resolves once the server has taken it (for SSE: its headers came). */
+export interface Stream<T> extends AsyncIterable<T> {
+  ready: Promise<void>;
+  /** The id to resume after: the last one received. */
+  readonly lastId: string | undefined;
+}
+
+interface GraphQLAnswer<R> {
+  data?: R | null;
+  errors?: { message: string; extensions?: Record<string, unknown> }[];
+  extensions?: Record<string, unknown>;
+}
+
+/** A fresh idempotency key (getRandomValues: a page on plain http is no secure context for randomUUID). */
+export function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+const toInput = (gameId: string, move: Move): ops.MakeMoveInput => ({ gameId, ...move }) as ops.MakeMoveInput;
+
+/** Close codes of graphql-ws after which reconnecting cannot help (the token refused, a bad request). */
+const FINAL_CLOSES = new Set([4400, 4403, 4409, 1009]);
+
+function closeCode(error: unknown): number | null {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof (error as { code: unknown }).code === 'number' ? (error as { code: number }).code : null;
+}
+
+export class MizerkaClient {
+  readonly baseUrl: string;
+  private credentials: Credentials | null;
+  private readonly fetchImpl: typeof fetch;
+  private readonly clock: Clock;
+  private readonly gate: RateLimitGate;
+  private readonly versions = new Map<string, number>();
+  private ws: WsClient | null = null;
+
+  constructor(private readonly options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.credentials = options.credentials ?? (options.token ? personalToken(options.token) : null);
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+    this.clock = options.clock ?? realClock;
+    this.gate = new RateLimitGate(this.clock);
+  }
+
+  // ---- authentication ----------------------------------------------------------------------
+
+  /** Use these credentials from now on (a socket already open keeps its own until it reconnects). */
+  useCredentials(credentials: Credentials | null): void {
+    this.credentials = credentials;
+    void this.ws?.dispose();
+    this.ws = null;
+  }
+
+  /** Registers a player (a bot account with `bot: true`) and uses its personal token, shown only this once. */
+  async register(name: string, options: { bot?: boolean } = {}): Promise<{ player: Player; token: string }> {
+    const { register } = await this.request(ops.RegisterDocument, { name, bot: options.bot ?? false }, { anonymous: true });
+    this.useCredentials(personalToken(register.token));
+    return register;
+  }
+
+  /** Signs in with a password: a session whose access token is refreshed before it expires. */
+  async signIn(login: string, password: string, options: SessionHooks = {}): Promise<SessionCredentials> {
+    const { signIn } = await this.request(ops.SignInDocument, { login, password }, { anonymous: true });
+    return this.startSession(signIn, options);
+  }
+
+  /** Makes an account with a password, signed in. */
+  async signUp(name: string, password: string, options: SessionHooks = {}): Promise<SessionCredentials> {
+    const { signUp } = await this.request(ops.SignUpDocument, { name, password }, { anonymous: true });
+    return this.startSession(signUp, options);
+  }
+
+  /** Goes on with a session whose tokens were stored (its refresh token not yet used). */
+  resumeSession(tokens: SessionTokens, options: SessionHooks = {}): SessionCredentials {
+    const session = new SessionCredentials(tokens, {
+      ...options,
+      now: () => this.clock.now(),
+      refresh: async (refreshToken) => sessionTokens((await this.request(ops.RefreshSessionDocument, { refreshToken }, { anonymous: true })).refreshSession),
+    });
+    this.useCredentials(session);
+    return session;
+  }
+
+  /** Uses an OAuth grant's tokens (exchangeCode), refreshed through the token endpoint. */
+  useOAuthTokens(tokens: OAuthTokens, clientId: string, options: SessionHooks = {}): SessionCredentials {
+    const session = new SessionCredentials(tokens, {
+      ...options,
+      now: () => this.clock.now(),
+      refresh: (refreshToken) => refreshOAuth({ baseUrl: this.baseUrl, clientId, refreshToken, fetch: this.fetchImpl }),
+    });
+    this.useCredentials(session);
+    return session;
+  }
+
+  /** Ends the session on the server and forgets it. */
+  async signOut(): Promise<void> {
+    await this.request(ops.SignOutDocument, {});
+    this.useCredentials(null);
+  }
+
+  private startSession(tokens: ops.SessionTokensFieldsFragment, options: SessionHooks): SessionCredentials {
+    return this.resumeSession(sessionTokens(tokens), options);
+  }
+
+  // ---- requests ----------------------------------------------------------------------------
+
+  /** The budget the last answer reported (RateLimit-* / extensions.rateLimit). */
+  get rateLimit(): RateLimitFigures | null {
+    return this.gate.figures;
+  }
+
+  /**
+   * One GraphQL operation over HTTP: its data, or a MizerkaError. Waits when the budget is spent,
+   * retries a RATE_LIMITED answer after its `retryAfter`, and a refused session token once after
+   * refreshing it. Any operation of the schema: pass a document of your own (a string or a
+   * TypedDocumentString from your own codegen).
+   */
+  async request<R, V>(document: TypedDocumentString<R, V> | string, variables: V, options: { anonymous?: boolean; signal?: AbortSignal } = {}): Promise<R> {
+    let token = options.anonymous ? null : await this.token();
+    let refreshed = false;
+    for (let attempt = 0; ; attempt++) {
+      await this.gate.wait(options.signal);
+      const response = await this.send('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ query: document.toString(), variables }),
+        signal: options.signal,
+      });
+      let answer: GraphQLAnswer<R>;
+      try {
+        answer = (await response.json()) as GraphQLAnswer<R>;
+      } catch {
+        throw new MizerkaError(response.status >= 500 ? 'NETWORK' : 'INTERNAL', `The server answered ${response.status} without a GraphQL result`, {}, response.status);
+      }
+      this.gate.note(figuresFromExtensions(answer.extensions) ?? figuresFromHeaders(response.headers));
+      const first = answer.errors?.[0];
+      if (!first) {
+        if (!answer.data) throw new MizerkaError('INTERNAL', 'The server sent no data', {}, response.status);
+        return answer.data;
+      }
+      const { code, ...details } = first.extensions ?? {};
+      const error = errorFrom(code, first.message, details, response.status);
+      if (error.code === 'RATE_LIMITED' && attempt < (this.options.rateLimitRetries ?? 3)) {
+        this.gate.refused(error.retryAfter ?? 1);
+        continue;
+      }
+      if (error.code === 'UNAUTHENTICATED' && token && !refreshed && this.credentials) {
+        refreshed = true;
+        token = await this.credentials.refused(token);
+        if (token) continue;
+      }
+      throw error;
+    }
+  }
+
+  private async token(): Promise<string | null> {
+    return this.credentials ? this.credentials.token() : null;
+  }
+
+  private async send(path: string, init: RequestInit): Promise<Response> {
+    try {
+      return await this.fetchImpl(this.baseUrl + path, init);
+    } catch (error) {
+      if (init.signal?.aborted) throw init.signal.reason;
+      throw new MizerkaError('NETWORK', `The server cannot be reached: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private remember(gameId: string, version: number): void {
+    if (version > (this.versions.get(gameId) ?? -1)) this.versions.set(gameId, version);
+  }
+
+  // ---- reading -----------------------------------------------------------------------------
+
+  async me(): Promise<Player> {
+    return (await this.request(ops.MeDocument, {})).me;
+  }
+
+  /** A game as the caller's seat sees it (its hand, its legal moves), or as a spectator. */
+  async game(gameId: string, options: { signal?: AbortSignal } = {}): Promise<Game> {
+    const { game } = await this.request(ops.GameDocument, { id: gameId }, options);
+    this.remember(gameId, game.version);
+    return game;
+  }
+
+  /** The caller's games waiting for their move, soonest deadline first, every page. */
+  myTurn(options: { pageSize?: number } = {}): AsyncGenerator<TurnToPlay> {
+    return pages(async (after) => (await this.request(ops.MyTurnDocument, { first: options.pageSize ?? 20, after })).myTurn);
+  }
+
+  /** The caller's games of a status, newest first, every page. */
+  myGames(options: { status?: ops.GameStatus; pageSize?: number } = {}): AsyncGenerator<GameSummary> {
+    return pages(async (after) => (await this.request(ops.MyGamesDocument, { status: options.status ?? 'active', first: options.pageSize ?? 20, after })).myGames);
+  }
+
+  /** Open public lobbies, newest first, every page. */
+  lobbies(options: { preset?: string; pageSize?: number } = {}): AsyncGenerator<Lobby> {
+    return pages(async (after): Promise<Page<Lobby>> => {
+      const { lobbies } = await this.request(ops.LobbiesDocument, { preset: options.preset, first: options.pageSize ?? 20, after });
+      return { items: lobbies.lobbies, nextCursor: lobbies.nextCursor, hasMore: lobbies.hasMore };
+    });
+  }
+
+  /** A game's log after `after` (default: from the start), page by page as the seat may see it. */
+  async *gameEvents(gameId: string, options: { after?: number; pageSize?: number } = {}): AsyncGenerator<GameLogEntry> {
+    let after = options.after ?? 0;
+    for (;;) {
+      const { gameEvents } = await this.request(ops.GameEventsDocument, { gameId, after, first: options.pageSize ?? 100 });
+      this.remember(gameId, gameEvents.version);
+      for (const entry of gameEvents.entries) {
+        after = entry.seq;
+        yield entry;
+      }
+      if (!gameEvents.hasMore || gameEvents.entries.length === 0) return;
+    }
+  }
+
+  // ---- lobbies -----------------------------------------------------------------------------
+
+  async createLobby(input: ops.CreateLobbyInput): Promise<Lobby> {
+    return (await this.request(ops.CreateLobbyDocument, { input })).createLobby;
+  }
+
+  async joinLobby(input: ops.JoinLobbyInput): Promise<Lobby> {
+    return (await this.request(ops.JoinLobbyDocument, { input })).joinLobby;
+  }
+
+  async leaveLobby(lobbyId: string): Promise<Lobby> {
+    return (await this.request(ops.LeaveLobbyDocument, { lobbyId })).leaveLobby;
+  }
+
+  /** The host seats a server bot; the last seat taken starts the game (the lobby's gameId). */
+  async addBot(lobbyId: string, level: ops.BotLevel, seat?: number): Promise<Lobby> {
+    return (await this.request(ops.AddBotDocument, { lobbyId, level, seat })).addBot;
+  }
+
+  async startLobby(lobbyId: string): Promise<Lobby> {
+    return (await this.request(ops.StartLobbyDocument, { lobbyId })).startLobby;
+  }
+
+  // ---- moving ------------------------------------------------------------------------------
+
+  /**
+   * Sends one move with an idempotency key and an expected version (see MoveOptions). An answer
+   * lost on the way (NETWORK) is asked again with the same key, twice at most: the server does the
+   * move once and gives the first answer again. CONFLICT and NOT_YOUR_TURN are thrown: `play`
+   * is the loop that reads the table again.
+   */
+  async move(gameId: string, move: Move, options: MoveOptions = {}): Promise<MoveResult> {
+    const expectedVersion = options.expectedVersion === undefined ? this.versions.get(gameId) : (options.expectedVersion ?? undefined);
+    const input = { ...toInput(gameId, move), expectedVersion, idempotencyKey: options.idempotencyKey ?? newIdempotencyKey() };
+    const { makeMove } = await this.withSameKey(() => this.request(ops.MakeMoveDocument, { input }, options), options.signal);
+    this.remember(gameId, makeMove.version);
+    return makeMove;
+  }
+
+  /**
+   * Resigns: the game ends at once. Unlike a move it sends no expected version unless given one:
+   * a resignation stands whatever the others played meanwhile. The key is handled as for a move.
+   */
+  async resign(gameId: string, options: MoveOptions = {}): Promise<MoveResult> {
+    const input = { gameId, expectedVersion: options.expectedVersion ?? undefined, idempotencyKey: options.idempotencyKey ?? newIdempotencyKey() };
+    const { resign } = await this.withSameKey(() => this.request(ops.ResignDocument, { input }, options), options.signal);
+    this.remember(gameId, resign.version);
+    return resign;
+  }
+
+  private async withSameKey<T>(send: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await send();
+      } catch (error) {
+        if (!isMizerkaError(error, 'NETWORK') || attempt >= 2) throw error;
+        await this.clock.sleep(this.backoff(attempt), signal);
+      }
+    }
+  }
+
+  /**
+   * Plays the caller's turn in a game: reads the table, asks `decide` for a move from the seat's
+   * view, and sends it with that view's version. When the game moved meanwhile (CONFLICT: the
+   * clock, a resignation; NOT_YOUR_TURN) it reads the table again and asks `decide` again, up to
+   * `attempts` times. Answers null when it is not (or no longer) the caller's turn.
+   */
+  async play(gameId: string, decide: (view: SeatView, game: Game) => Move | Promise<Move>, options: PlayOptions = {}): Promise<MoveResult | null> {
+    const attempts = options.attempts ?? 5;
+    for (let attempt = 1; ; attempt++) {
+      const game = await this.game(gameId, options);
+      if (game.status !== 'active' || !game.view.legalMoves || game.view.legalMoves.seat !== game.mySeat) return null;
+      const move = await decide(game.view, game);
+      try {
+        return await this.move(gameId, move, { expectedVersion: game.version, signal: options.signal });
+      } catch (error) {
+        if (!isMizerkaError(error, 'CONFLICT', 'NOT_YOUR_TURN') || attempt >= attempts) throw error;
+      }
+    }
+  }
+
+  // ---- live: graphql-ws --------------------------------------------------------------------
+
+  private socket(): WsClient {
+    if (this.ws) return this.ws;
+    const webSocketImpl = this.options.webSocket ?? (globalThis as { WebSocket?: unknown }).WebSocket;
+    if (!webSocketImpl) throw new Error("No WebSocket here (Node 20): pass { webSocket: (await import('ws')).default } to MizerkaClient");
+    const credentials = this.credentials;
+    this.ws = createClient({
+      url: `${this.baseUrl.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl,
+      lazy: true,
+      // Reconnecting is done here, per subscription, so each resumes after its own last id.
+      retryAttempts: 0,
+      connectionParams: async () => {
+        const token = credentials ? await credentials.token() : null;
+        return token ? { authorization: `Bearer ${token}` } : {};
+      },
+    });
+    return this.ws;
+  }
+
+  /**
+   * A subscription that survives a dropped socket: after a close it subscribes again after the
+   * last item received (no gap, no repeat). A token refused (4401) is refreshed first when the
+   * credentials can; an error answer (BAD_INPUT, FORBIDDEN…) is thrown.
+   */
+  private async *resumable<T>(
+    subscribe: (after: string | undefined) => { query: string; variables: Record<string, unknown> },
+    pick: (data: Record<string, unknown>) => T,
+    idOf: (item: T) => string,
+    options: { after?: string; signal?: AbortSignal; endsOnComplete: boolean; onItem?: (item: T) => void },
+  ): AsyncGenerator<T> {
+    let after = options.after;
+    let failures = 0;
+    for (;;) {
+      const credentials = this.credentials;
+      const sent = credentials ? await credentials.token() : null;
+      const iterator = this.socket().iterate(subscribe(after));
+      const stop = () => void iterator.return?.();
+      options.signal?.addEventListener('abort', stop, { once: true });
+      try {
+        for await (const result of iterator) {
+          if (result.errors?.length) {
+            const [first] = result.errors;
+            const { code, ...details } = (first.extensions ?? {}) as Record<string, unknown>;
+            throw errorFrom(code, first.message, details);
+          }
+          const item = pick(result.data as Record<string, unknown>);
+          after = idOf(item);
+          failures = 0;
+          options.onItem?.(item);
+          yield item;
+        }
+        if (options.signal?.aborted || options.endsOnComplete) return;
+      } catch (error) {
+        if (error instanceof MizerkaError) {
+          if (error.code !== 'RATE_LIMITED') throw error;
+          this.gate.refused(error.retryAfter ?? 1);
+        } else {
+          const code = closeCode(error);
+          if (code === null || FINAL_CLOSES.has(code)) throw error;
+          if (code === 4401) {
+            const next = sent && credentials ? await credentials.refused(sent) : null;
+            if (!next) throw new MizerkaError('UNAUTHENTICATED', 'The server refused the token of the socket (revoked or expired)');
+          }
+        }
+      } finally {
+        options.signal?.removeEventListener('abort', stop);
+      }
+      if (options.signal?.aborted) return;
+      await this.gate.wait(options.signal);
+      await this.clock.sleep(this.backoff(failures++), options.signal).catch(() => undefined);
+      if (options.signal?.aborted) return;
+    }
+  }
+
+  /** A game's log after `after` (a seq), then each entry once committed; ends after the game's last entry. */
+  gameLog(gameId: string, options: FollowOptions<number> = {}): AsyncGenerator<GameLogEntry> {
+    return this.resumable(
+      (after) => ({ query: ops.GameLogDocument.toString(), variables: { gameId, after: Number(after ?? 0) } }),
+      (data) => data.gameLog as GameLogEntry,
+      (entry) => String(entry.seq),
+      { after: options.after === undefined ? undefined : String(options.after), signal: options.signal, endsOnComplete: true, onItem: (entry) => this.remember(gameId, entry.seq) },
+    );
+  }
+
+  /** The caller's feed (yourTurn, gameFinished…) after `after` (an event id), else from now on. */
+  myEvents(options: FollowOptions<string> = {}): AsyncGenerator<FeedEvent> {
+    return this.resumable(
+      (after) => ({ query: ops.MyEventsDocument.toString(), variables: after === undefined ? {} : { after } }),
+      (data) => data.myEvents as FeedEvent,
+      (event) => event.id,
+      { after: options.after, signal: options.signal, endsOnComplete: false },
+    );
+  }
+
+  // ---- live: server-sent events ------------------------------------------------------------
+
+  /**
+   * The caller's feed over SSE (GET /api/v1/me/events): no WebSocket needed. The connection opens
+   * at once (`ready`), so a program can read what it missed (myTurn) after it and lose nothing.
+   */
+  feed(options: FollowOptions<string> = {}): Stream<FeedEvent> {
+    return this.followSse<FeedEvent>('/api/v1/me/events', options.after, options.signal, () => false);
+  }
+
+  /** A game's log over SSE (GET /api/v1/games/:id/events/stream); ends after the game's last entry. */
+  gameStream(gameId: string, options: FollowOptions<number> = {}): Stream<GameLogEntry> {
+    return this.followSse<GameLogEntry>(
+      `/api/v1/games/${encodeURIComponent(gameId)}/events/stream`,
+      options.after === undefined ? undefined : String(options.after),
+      options.signal,
+      (entry) => {
+        this.remember(gameId, entry.seq);
+        return entry.kind === 'end';
+      },
+    );
+  }
+
+  private followSse<T>(path: string, after: string | undefined, signal: AbortSignal | undefined, isLast: (item: T) => boolean): Stream<T> {
+    let lastId = after;
+    // The first connection is made now, not at the first next(): `ready` means the server has it.
+    let pending: Promise<Response | null> | null = this.openSse(path, lastId, signal);
+    pending.catch(() => undefined);
+    const ready = pending.then(() => undefined);
+    ready.catch(() => undefined);
+    const open = (id: string | undefined) => this.openSse(path, id, signal);
+    const pause = (failures: number) => this.clock.sleep(this.backoff(failures), signal).catch(() => undefined);
+    async function* follow(): AsyncGenerator<T> {
+      let failures = 0;
+      for (;;) {
+        let response: Response | null;
+        try {
+          response = await (pending ?? open(lastId));
+        } finally {
+          pending = null;
+        }
+        if (!response) return; // 204: a finished game with nothing more
+        try {
+          for await (const message of readSse(response.body!, signal)) {
+            const data = JSON.parse(message.data) as unknown;
+            if (message.event === 'error') {
+              const { code, message: text, ...details } = data as Record<string, unknown>;
+              const error = errorFrom(code, String(text ?? 'stream error'), details);
+              if (error.code !== 'UNAUTHENTICATED') throw error;
+              break; // reconnect: openSse asks the credentials again, and refreshes a refused token
+            }
+            if (message.id !== undefined) lastId = message.id;
+            failures = 0;
+            yield data as T;
+            if (isLast(data as T)) return;
+          }
+        } catch (error) {
+          if (error instanceof MizerkaError) throw error;
+          // A dropped connection: reconnect below.
+        }
+        if (signal?.aborted) return;
+        await pause(failures++);
+        if (signal?.aborted) return;
+      }
+    }
+    const iterator = follow();
+    return {
+      ready,
+      get lastId() {
+        return lastId;
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+  }
+
+  /** Opens an SSE stream after `lastId` (Last-Event-ID); null for 204. Waits out 429s and network failures. */
+  private async openSse(path: string, lastId: string | undefined, signal?: AbortSignal): Promise<Response | null> {
+    let token = await this.token();
+    let refreshed = false;
+    for (let failures = 0; ; failures++) {
+      await this.gate.wait(signal);
+      let response: Response;
+      try {
+        response = await this.send(path, {
+          headers: { accept: 'text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}), ...(lastId !== undefined ? { 'last-event-id': lastId } : {}) },
+          signal,
+        });
+      } catch (error) {
+        if (!isMizerkaError(error, 'NETWORK')) throw error;
+        await this.clock.sleep(this.backoff(failures), signal);
+        continue;
+      }
+      this.gate.note(figuresFromHeaders(response.headers));
+      if (response.status === 204) return null;
+      if (response.ok && response.body) return response;
+      const error = errorFromProblem(response.status, await response.json().catch(() => null));
+      if (error.code === 'RATE_LIMITED') {
+        this.gate.refused(error.retryAfter ?? Number(response.headers.get('retry-after') ?? 1));
+        continue;
+      }
+      if (error.code === 'UNAUTHENTICATED' && token && !refreshed && this.credentials) {
+        refreshed = true;
+        token = await this.credentials.refused(token);
+        if (token) continue;
+      }
+      if (response.status >= 500) {
+        await this.clock.sleep(this.backoff(failures), signal);
+        continue;
+      }
+      throw error;
+    }
+  }
+
+  private backoff(failures: number): number {
+    const min = this.options.reconnect?.minMs ?? 250;
+    const max = this.options.reconnect?.maxMs ?? 15_000;
+    return Math.min(max, min * 2 ** Math.min(failures, 16));
+  }
+
+  /** Closes the socket (the SSE streams end with their signal or a break). */
+  async close(): Promise<void> {
+    await this.ws?.dispose();
+    this.ws = null;
+  }
+}
+
+export interface SessionHooks {
+  /** Every new pair of tokens: store the refresh token to resume the session later. */
+  onTokens?(tokens: SessionTokens): void;
+  /** Refresh this long before the access token expires (ms; default 60 s). */
+  refreshBeforeMs?: number;
+}
+
+function sessionTokens(tokens: ops.SessionTokensFieldsFragment): SessionTokens {
+  return { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, accessTokenExpiresAt: Date.parse(tokens.accessTokenExpiresAt) };
+}
