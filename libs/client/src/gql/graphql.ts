@@ -40,6 +40,8 @@ export type CreateLobbyInput = {
   rated?: boolean | null | undefined;
   /** The host's seat; default 0 */
   seat?: number | null | undefined;
+  /** Whether spectators may read the players' table talk (never write in it); default false. Spectators always have their own room, which the players do not see while the game is played */
+  spectatorsSeeTableChat?: boolean | null | undefined;
   /** A move clock for the game; omitted: untimed */
   timeControl?: TimeControlInput | null | undefined;
   /** Default public */
@@ -64,6 +66,7 @@ export type FeedEventType =
   | 'lobbyJoined'
   | 'lobbyLeft'
   | 'timedOut'
+  | 'turnReminder'
   | 'yourTurn';
 
 export type GameEventType =
@@ -116,6 +119,8 @@ export type LobbyVisibility =
   | 'unlisted';
 
 export type LogEntryKind =
+  | 'away'
+  | 'back'
   | 'bid'
   | 'contract'
   | 'deal'
