@@ -58,6 +58,8 @@ export default tseslint.config(
     },
   },
   { files: ['apps/web/*.mjs', 'libs/client/*.mjs'], languageOptions: { globals: { URL: 'readonly' } } },
+  // The web client's service worker (Web Push): a worker's globals.
+  { files: ['apps/web/public/sw.js'], languageOptions: { globals: { self: 'readonly', clients: 'readonly', URL: 'readonly' } } },
   {
     // The web client (apps/web) runs in the browser; hooks checked by their two classic rules.
     files: ['apps/web/src/**/*.{ts,tsx}'],

@@ -18,7 +18,7 @@ function ownUrl(raw) {
 const text = (value, max) => (typeof value === 'string' ? value.slice(0, max) : '');
 
 self.addEventListener('push', (event) => {
-  let notice = {};
+  let notice;
   try {
     notice = event.data ? event.data.json() : {};
   } catch {
