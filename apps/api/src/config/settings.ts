@@ -600,7 +600,7 @@ export const settingsSchema = z.object({
     }),
     allowHttpLoopback: setting(flag(), 'false', {
       variable: 'PUSH_ALLOW_HTTP_LOOPBACK',
-      section: 'operator',
+      section: 'push',
       description: 'tests and local development only: push endpoints may use `http:` and loopback addresses (127.0.0.0/8, ::1). Refused in production',
     }),
   }),

@@ -142,11 +142,11 @@ async function work(playerId: string): Promise<void> {
 
 const mailsTo = (address: string) => inbox.filter((m) => m.to === address);
 const statuses = async (playerId: string) =>
-  (await prisma.noticeSend.findMany({ where: { playerId }, orderBy: { id: 'asc' } })).map((n) => `${n.channel}:${n.status}${n.reason ? `:${n.reason}` : ''}`);
+  (await prisma.noticeSend.findMany({ where: { playerId, channel: 'email' }, orderBy: { id: 'asc' } })).map((n) => `${n.channel}:${n.status}${n.reason ? `:${n.reason}` : ''}`);
 
 describe('notifications: email', () => {
-  it('registers the email channel when SMTP is set, and only it (no push here)', () => {
-    expect(t.app.get(NoticeChannels).names()).toEqual(['email']);
+  it('registers the email channel when SMTP is set (and push, whose VAPID subject MAIL_FROM gives)', () => {
+    expect(t.app.get(NoticeChannels).names().sort()).toEqual(['email', 'push']);
   });
 
   it('mails a turn at once, with text and HTML parts, the game link and one-click unsubscribe headers', async () => {
@@ -329,7 +329,7 @@ describe('notifications: settings', () => {
       activeMinutes: 5,
       emailAvailable: true,
       emailVerified: false,
-      pushAvailable: false,
+      pushAvailable: true,
     });
     const zone = await t.gql('mutation { setNotificationSettings(input: { timeZone: "Mars/Olympus" }) { timeZone } }', {}, token);
     expect(zone.errors?.[0].extensions).toMatchObject({ code: 'BAD_INPUT', field: 'timeZone' });

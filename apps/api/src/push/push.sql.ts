@@ -17,19 +17,17 @@ const keyPair = z.object({ public_key: z.string(), private_key: z.string() });
 
 /**
  * The stored VAPID key pair, inserting `candidate` first if there is none: of instances starting
- * together each offers its own pair and all of them read the one that was inserted first.
+ * together each offers its own pair and all of them read the one that was inserted first. A no-op
+ * DO UPDATE, not DO NOTHING plus a SELECT: the SELECT would read the statement's snapshot, taken
+ * before a concurrent first insert committed, and find no row at all.
  */
 export function vapidKeyPairSql(candidate: { publicKey: string; privateKey: string }) {
   return sqlQuery(
     keyPair,
     Prisma.sql`
-      WITH offered AS (
-        INSERT INTO vapid_key_pairs (id, public_key, private_key) VALUES (1, ${candidate.publicKey}, ${candidate.privateKey})
-        ON CONFLICT (id) DO NOTHING
-        RETURNING public_key, private_key)
-      SELECT public_key, private_key FROM offered
-      UNION ALL
-      SELECT public_key, private_key FROM vapid_key_pairs WHERE id = 1 AND NOT EXISTS (SELECT 1 FROM offered)`,
+      INSERT INTO vapid_key_pairs (id, public_key, private_key) VALUES (1, ${candidate.publicKey}, ${candidate.privateKey})
+      ON CONFLICT (id) DO UPDATE SET public_key = vapid_key_pairs.public_key
+      RETURNING public_key, private_key`,
   );
 }
 

@@ -138,10 +138,11 @@ export class VacationsService implements OnModuleInit {
   async turnsBegan(items: OutboxItem<'turnBegan'>[]): Promise<void> {
     const timed = items.filter((i) => i.entry.deadline !== null);
     if (timed.length === 0) return;
-    const away = new Map((await queryRows(this.prisma, awayPlayersSql([...new Set(timed.map((i) => i.entry.playerId))]))).map((r) => [r.player_id, r.until]));
+    const away = new Map((await queryRows(this.prisma, awayPlayersSql([...new Set(timed.map((i) => i.entry.playerId))]))).map((r) => [r.player_id, r]));
     for (const item of timed) {
-      const until = away.get(item.entry.playerId);
-      if (until) await this.mark(item.gameId, item.entry.playerId, 'away', this.now(), until, 'system', true);
+      const vacation = away.get(item.entry.playerId);
+      // Stopped as of the vacation's start (or the turn's, if later): not as of when this job ran.
+      if (vacation) await this.mark(item.gameId, item.entry.playerId, 'away', vacation.started_at, vacation.until, 'system', true);
     }
   }
 
@@ -203,7 +204,9 @@ export class VacationsService implements OnModuleInit {
       let clock = game.clock;
       if (clock && theirTurn) {
         // A turn already out of time is not saved by leaving: its clock job acts on it.
-        if (kind === 'away' && clock.deadline && clock.deadline.getTime() > at.getTime()) clock = pausedClock(clock, at);
+        // The clock stopped when the player left, or when their turn began if that was later.
+        const stoppedAt = clock.turnStartedAt && clock.turnStartedAt.getTime() > at.getTime() ? clock.turnStartedAt : at;
+        if (kind === 'away' && clock.deadline && clock.deadline.getTime() > stoppedAt.getTime()) clock = pausedClock(clock, stoppedAt);
         if (kind === 'back') clock = resumedClock(clock, at);
       }
       const commit: GameCommit = {

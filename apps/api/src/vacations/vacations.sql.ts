@@ -102,7 +102,7 @@ export function awayGamesSql(playerId: string) {
 /** Of these players, those on vacation (an open one). */
 export function awayPlayersSql(playerIds: readonly string[]) {
   return sqlQuery(
-    z.object({ player_id: z.string(), until: z.date() }),
-    Prisma.sql`SELECT player_id::text, until FROM vacations WHERE player_id = ANY(${playerIds}::uuid[]) AND ended_at IS NULL`,
+    z.object({ player_id: z.string(), started_at: z.date(), until: z.date() }),
+    Prisma.sql`SELECT player_id::text, started_at, until FROM vacations WHERE player_id = ANY(${playerIds}::uuid[]) AND ended_at IS NULL`,
   );
 }
