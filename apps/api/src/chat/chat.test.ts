@@ -122,6 +122,43 @@ describe('table talk', () => {
     expect(await bodies(seated[0], gameId, 'spectators')).toEqual(['nice bid']);
   });
 
+  it("carries the players' room in the player's own export when asked (includeChat), never the spectators' nor to others", async () => {
+    const seated = await players(t, 3, 'chx');
+    const [watcher] = await players(t, 1, 'chy');
+    const gameId = await startGame(t, seated, 'bidding', { target: 20 });
+    await said(seated[0], { gameId }, 'well played');
+    await said(seated[2], { gameId }, 'thanks');
+    await said(watcher, { gameId }, 'from the rail', 'spectators');
+    const { version } = (await t.gql('query($id: ID!) { game(id: $id) { version } }', { id: gameId }, seated[1].token)).data!.game;
+    const resigned = await t.gql('mutation($input: ResignInput!) { resign(input: $input) { status } }', { input: { gameId, expectedVersion: version } }, seated[1].token);
+    expect(resigned.errors).toBeUndefined();
+
+    const path = `/api/v1/players/${seated[0].name}/games/export`;
+    const lines = async (query: string, token?: string) => {
+      const r = await fetch(`${t.baseUrl}${path}${query}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      return { status: r.status, lines: (await r.text()).split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+    };
+    const own = await lines('?includeChat=true', seated[0].token);
+    expect(own.status).toBe(200);
+    const line = own.lines.find((l) => l.gameId === gameId);
+    expect(line.chat.map((m: { seq: number; author: string; body: string }) => [m.seq, m.author, m.body])).toEqual([
+      [1, seated[0].name, 'well played'],
+      [2, seated[2].name, 'thanks'],
+    ]);
+    expect(line.record.format).toBe('mizerka-record/1');
+    expect(JSON.stringify(own.lines)).not.toContain('from the rail');
+    // Without asking: the bare records, as before.
+    const plain = await lines('', seated[0].token);
+    expect(plain.lines.find((l) => l.gameId === gameId)).toBeUndefined();
+    expect(plain.lines.every((l) => l.format === 'mizerka-record/1')).toBe(true);
+    // Another player's games, or no sign-in: FORBIDDEN naming the parameter.
+    for (const token of [seated[1].token, undefined]) {
+      const refused = await fetch(`${t.baseUrl}${path}?includeChat=true`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({ code: 'FORBIDDEN', field: 'includeChat' });
+    }
+  });
+
   it("lets spectators read the players' room when the host chose so at the lobby, and never write in it", async () => {
     const [host, a, b, watcher] = await players(t, 4, 'chl');
     const create = await t.gql(

@@ -7,7 +7,7 @@ import { DomainError } from '../common/errors.js';
 import { parseRows, type SqlQuery } from '../common/sql-query.js';
 import type { AppConfig } from '../config/app-config.js';
 import { DATABASE_URL } from '../prisma/database-url.js';
-import { gamesExportSql, type ExportRow, type GamesQuery } from './history.sql.js';
+import { exportChatSql, gamesExportSql, type ExportRow, type GamesQuery } from './history.sql.js';
 import { recordOfRow } from './stored-records.js';
 
 /**
@@ -108,7 +108,7 @@ export class ExportService implements OnApplicationShutdown {
    * per line (with `withSeeds`, `{ gameId, createdAt, seeds, record }`). Ends `out` when done;
    * destroys it when the client takes nothing for the idle time; returns early when it closes.
    */
-  async stream(q: GamesQuery, limit: number, out: Writable, withSeeds = false): Promise<void> {
+  async stream(q: GamesQuery, limit: number, out: Writable, withSeeds = false, withChat = false): Promise<void> {
     this.streams.add(out);
     // A response whose client left may not say so by `destroyed` until it is written to.
     let gone = false;
@@ -123,8 +123,9 @@ export class ExportService implements OnApplicationShutdown {
         const query = gamesExportSql({ ...q, after }, size, withSeeds);
         // The connection is free again before a line is written.
         const rows = await this.pg.rows(query);
+        const chats = withChat ? await this.chatsOf(rows.map((r) => r.id)) : null;
         for (const row of rows) {
-          if (over() || !(await send(out, lineOf(row, withSeeds), this.limits.idleMs))) return;
+          if (over() || !(await send(out, lineOf(row, withSeeds, chats?.get(row.id) ?? (chats ? [] : null)), this.limits.idleMs))) return;
         }
         if (rows.length < size) break;
         left -= rows.length;
@@ -139,19 +140,38 @@ export class ExportService implements OnApplicationShutdown {
     }
   }
 
+  private async chatsOf(gameIds: string[]): Promise<Map<string, ExportChatLine[]>> {
+    const chats = new Map<string, ExportChatLine[]>();
+    if (gameIds.length === 0) return chats;
+    for (const m of await this.pg.rows(exportChatSql(gameIds))) {
+      const lines = chats.get(m.game_id) ?? [];
+      lines.push({ seq: m.seq, author: m.author, body: m.body, at: m.at.toISOString() });
+      chats.set(m.game_id, lines);
+    }
+    return chats;
+  }
+
   onApplicationShutdown(): void {
     // A stream waiting for its client would hold the shutdown until the idle time: cut it now.
     for (const out of this.streams) out.destroy();
   }
 }
 
-function lineOf(row: ExportRow, withSeeds: boolean): string {
+/** A message of a game's players' room, as an export with `includeChat` carries it. */
+export interface ExportChatLine {
+  seq: number;
+  author: string;
+  body: string;
+  at: string;
+}
+
+function lineOf(row: ExportRow, withSeeds: boolean, chat: ExportChatLine[] | null): string {
   // The stored text is JSON.stringify of the record buildRecord gave: sent as it is, it is the same
   // line as one built now.
   const record = row.record ?? JSON.stringify(recordOfRow({ ...row, seats: row.seats!, deals: row.deals!, moves: row.moves! }));
-  if (!withSeeds) return `${record}\n`;
-  const seeds = row.deals!.map((d) => ({ seed: d.seed, seedHash: d.seedHash }));
-  return `${JSON.stringify({ gameId: row.id, createdAt: row.created_at, seeds }).slice(0, -1)},"record":${record}}\n`;
+  if (!withSeeds && !chat) return `${record}\n`;
+  const seeds = withSeeds ? row.deals!.map((d) => ({ seed: d.seed, seedHash: d.seedHash })) : undefined;
+  return `${JSON.stringify({ gameId: row.id, createdAt: row.created_at, seeds, chat: chat ?? undefined }).slice(0, -1)},"record":${record}}\n`;
 }
 
 /**

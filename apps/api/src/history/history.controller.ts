@@ -5,7 +5,7 @@ import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { CurrentPlayer, OptionalPlayer } from '../auth/current-player.decorator.js';
 import { Public } from '../auth/public.decorator.js';
 import { RequireScope } from '../auth/scopes.js';
-import { badInput } from '../common/errors.js';
+import { badInput, DomainError } from '../common/errors.js';
 import { clientAddress } from '../rate-limit/rate-limiter.js';
 import { ExportQuery, type GamesFilterQuery, MyGamesQuery, PlayerGamesQuery } from './dto/history.args.js';
 import { ExportService } from './history-export.js';
@@ -57,6 +57,10 @@ export class HistoryController {
     @Res() res: Response,
     @OptionalPlayer() caller?: AuthenticatedPlayer,
   ): Promise<void> {
+    // Table talk is the seats' own: only a player exporting their own games gets it.
+    if (query.includeChat && caller?.name.toLowerCase() !== name.toLowerCase()) {
+      throw new DomainError('FORBIDDEN', "includeChat: only a player's own export (signed in as them) carries the table talk", { field: 'includeChat' });
+    }
     const slot = this.exports.admit(clientAddress(req.ip), caller);
     try {
       // Errors (an unknown name, a bad filter) must come before the first line: resolve the filter first.
@@ -65,7 +69,7 @@ export class HistoryController {
       res.setHeader('cache-control', 'no-store');
       res.flushHeaders();
       try {
-        await this.exports.stream(q, query.limit, res, query.seeds);
+        await this.exports.stream(q, query.limit, res, query.seeds, query.includeChat);
       } catch {
         // The status is sent: a failure can only cut the stream short, which the client sees.
         res.destroy();

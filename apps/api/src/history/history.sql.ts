@@ -185,3 +185,27 @@ export function insertRecordsSql(records: readonly { gameId: string; text: strin
     SELECT v.game_id, v.record::json FROM unnest(${records.map((r) => r.gameId)}::uuid[], ${records.map((r) => r.text)}::text[]) AS v(game_id, record)
     ON CONFLICT (game_id) DO NOTHING`;
 }
+
+/** Messages of a game's players' room an export carries at most (the oldest first). */
+export const EXPORT_CHAT_MAX = 1000;
+
+const CHAT_LINE = z.object({ game_id: z.string(), seq: z.number(), author: z.string(), body: z.string(), at: z.date() });
+
+/**
+ * The players' room of each game (the table talk its seats had), oldest first, at most
+ * EXPORT_CHAT_MAX a game. Never the spectators' room: an export of one's games carries one's own
+ * table's talk only.
+ */
+export function exportChatSql(gameIds: readonly string[]) {
+  return sqlQuery(
+    CHAT_LINE,
+    Prisma.sql`SELECT r.game_id::text AS game_id, m.seq, p.name AS author, m.body, m.created_at AS at
+      FROM chat_rooms r
+      CROSS JOIN LATERAL (
+        SELECT seq, author_id, body, created_at FROM chat_messages WHERE room_id = r.id ORDER BY seq LIMIT ${EXPORT_CHAT_MAX}
+      ) m
+      JOIN players p ON p.id = m.author_id
+      WHERE r.game_id = ANY(${gameIds}::uuid[]) AND r.kind = 'players'
+      ORDER BY r.game_id, m.seq`,
+  );
+}

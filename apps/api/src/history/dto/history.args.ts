@@ -192,6 +192,19 @@ export class ExportQuery extends GamesFilterQuery {
   @Transform(bool)
   @IsBoolean({ message: 'seeds must be true or false' })
   seeds: boolean = false;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: false,
+    description:
+      'Each line `{ gameId, createdAt, chat: [{ seq, author, body, at }], record }` (with `seeds` too when asked): the talk of ' +
+      "the game's players' room, oldest first, at most 1000 messages a game. Only in an export of one's own games (signed in " +
+      "as the player named); never the spectators' room",
+  })
+  @IsOptional()
+  @Transform(bool)
+  @IsBoolean({ message: 'includeChat must be true or false' })
+  includeChat: boolean = false;
 }
 
 /** GET /games: the caller's games; `status` keeps the default it had before the filters came (active). */
