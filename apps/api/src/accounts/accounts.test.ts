@@ -1,9 +1,7 @@
 import { Writable } from 'node:stream';
-import type { AddressInfo } from 'node:net';
-import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
+import { startMailReceiver, type MailReceiver, type ReceivedMail } from '../../../../test/mail-receiver.js';
 import { createTestDatabase } from '../../../../test/database.js';
 import { createApp } from '../app.js';
 import { createPino } from '../common/logger.js';
@@ -17,15 +15,8 @@ import { Mailer } from './mailer.js';
 // added or changed, an email verified and a password reset through links mailed to a real SMTP
 // receiver on loopback.
 
-interface Received {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-}
-
-const inbox: Received[] = [];
-let smtp: SMTPServer;
+let receiver: MailReceiver;
+let inbox: ReceivedMail[] = [];
 let smtpUrl: string;
 // Cheap hashes for the tests (the real cost takes about a second a hash on a busy machine); the
 // real one is tested in password-hash.test.ts.
@@ -34,22 +25,9 @@ const seams = [{ provide: PASSWORD_COST, useValue: TEST_COST }];
 
 let t: TestApp;
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, done) {
-      simpleParser(stream)
-        .then((mail) => {
-          const to = Array.isArray(mail.to) ? mail.to[0] : mail.to;
-          inbox.push({ to: to?.value[0]?.address ?? '', subject: mail.subject ?? '', text: mail.text ?? '', html: String(mail.html) });
-          done();
-        })
-        .catch(done);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  receiver = await startMailReceiver();
+  inbox = receiver.inbox;
+  smtpUrl = receiver.url;
   t = await startTestApp(
     {
       mail: { smtpUrl, from: 'Mizerka <mizerka@localhost>', publicUrl: 'http://play.test' },
@@ -61,7 +39,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()));
+  await receiver?.close();
 });
 
 let counter = 0;
@@ -84,7 +62,7 @@ async function signUp(name: string, password: string, email?: string) {
 }
 
 /** The next mail to `to`, waiting for it to arrive; its link's token. */
-async function mailTo(to: string, path: string): Promise<{ mail: Received; token: string }> {
+async function mailTo(to: string, path: string): Promise<{ mail: ReceivedMail; token: string }> {
   await t.app.get(Mailer).idle();
   const deadline = Date.now() + 5_000;
   for (;;) {

@@ -1,8 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
+import { routeUntilCaughtUp } from './notifications.test-kit.js';
+import { startMailReceiver, type MailReceiver, type ReceivedMail } from '../../../../test/mail-receiver.js';
 import { waitFor } from '../../../../test/wait.js';
 import { RemindersService, REMINDER_CLOCK, type ReminderJob } from '../reminders/reminders.service.js';
 import { loadConfig } from '../config/app-config.js';
@@ -29,39 +28,21 @@ const STEP = 6 * 60_000; // past "not while active" (5 minutes by default) betwe
 const TWELVE_HOURS: TimeControl = { moveSeconds: 12 * 3600, bankSeconds: 0, onTimeout: 'autoMove', maxTimeouts: 3 };
 const clock = { t: Date.now() };
 
-interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-}
-const inbox: Mail[] = [];
-let smtp: SMTPServer;
+let receiver: MailReceiver;
+let inbox: ReceivedMail[] = [];
 let service: Awaited<ReturnType<typeof startPushService>>;
 let t: TestApp;
 let prisma: PrismaService;
 const streams: SseStream[] = [];
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, done) {
-      simpleParser(stream)
-        .then((mail) => {
-          const to = Array.isArray(mail.to) ? mail.to[0] : mail.to;
-          inbox.push({ to: to?.value[0]?.address ?? '', subject: mail.subject ?? '', text: mail.text ?? '' });
-          done();
-        })
-        .catch(done);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  receiver = await startMailReceiver();
+  inbox = receiver.inbox;
   service = await startPushService();
   const base = loadConfig({ NODE_ENV: 'test', MAIL_FROM: 'Mizerka <away-tests@example.com>' });
   t = await startTestApp(
     {
-      mail: { smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, from: 'Mizerka <away-tests@example.com>', publicUrl: 'http://play.test' },
+      mail: { smtpUrl: receiver.url, from: 'Mizerka <away-tests@example.com>', publicUrl: 'http://play.test' },
       push: { ...base.push, allowHttpLoopback: true, timeoutMs: 2000 },
       // The fake clock runs hours ahead of the database's, which stamps the feed: "old news" is a week here.
       notifications: { ...base.notifications, maxAgeMs: 7 * 24 * HOUR },
@@ -80,7 +61,7 @@ afterAll(async () => {
   streams.forEach((s) => s.close());
   await t?.close();
   await service?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()));
+  await receiver?.close();
 });
 
 let P: TestPlayer;
@@ -101,17 +82,7 @@ const queuedJobs = (task: string, like: string) =>
 /** What the jobs would do now for the player: route their feed, hand out what is due, mail it, push it. */
 async function work(playerId: string): Promise<void> {
   const router = t.app.get(NoticeRouter);
-  await waitFor(
-    async () => {
-      await router.routePlayer(playerId);
-      const [row] = await prisma.$queryRaw<{ behind: boolean }[]>`
-        SELECT EXISTS (SELECT 1 FROM player_events e JOIN notification_settings s ON s.player_id = e.player_id
-                        WHERE e.player_id = ${playerId}::uuid AND (e.tx, e.id) > (s.cursor_tx, s.cursor_id)) AS behind`;
-      return !row.behind;
-    },
-    'the feed routed',
-    { timeout: 10_000, every: 50 },
-  );
+  await routeUntilCaughtUp(router, prisma, playerId);
   await router.sendDue(playerId);
   await t.app.get(EmailChannel).send(playerId);
   for (const job of await queuedJobs('push.send', 'push:%')) {

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
+import { routeUntilCaughtUp } from './notifications.test-kit.js';
+import { startMailReceiver, type MailReceiver, type ReceivedMail } from '../../../../test/mail-receiver.js';
 import { waitFor } from '../../../../test/wait.js';
 import { loadConfig } from '../config/app-config.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -20,16 +19,8 @@ import { quietUntil } from './preferences.js';
 // fake clock: the routing, the send job and the email job are called as their jobs would call
 // them (no job worker runs here, so nothing happens behind the test's back).
 
-interface Received {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  headers: Map<string, string>;
-}
-
-const inbox: Received[] = [];
-let smtp: SMTPServer;
+let receiver: MailReceiver;
+let inbox: ReceivedMail[] = [];
 const clock = { t: Date.parse('2026-12-02T12:00:00Z'), now: () => clock.t };
 let t: TestApp;
 let prisma: PrismaService;
@@ -37,23 +28,9 @@ let router: NoticeRouter;
 let email: EmailChannel;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, done) {
-      simpleParser(stream)
-        .then((mail) => {
-          const to = Array.isArray(mail.to) ? mail.to[0] : mail.to;
-          const headers = new Map(mail.headerLines.map((h) => [h.key, h.line.slice(h.line.indexOf(':') + 1).trim()]));
-          inbox.push({ to: to?.value[0]?.address ?? '', subject: mail.subject ?? '', text: mail.text ?? '', html: String(mail.html), headers });
-          done();
-        })
-        .catch(done);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  receiver = await startMailReceiver();
+  inbox = receiver.inbox;
+  const smtpUrl = receiver.url;
   const base = loadConfig({ NODE_ENV: 'test' });
   t = await startTestApp(
     {
@@ -69,7 +46,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()));
+  await receiver?.close();
 });
 beforeEach(() => {
   clock.t = Date.parse('2026-12-02T12:00:00Z');
@@ -123,19 +100,7 @@ async function addEvent(event: NewFeedEvent): Promise<void> {
 
 /** What the jobs would do now: route the feed, hand out what is due, send the mail. */
 async function work(playerId: string): Promise<void> {
-  // The feed is read below the horizon (the oldest transaction still running, anywhere on the
-  // server's PostgreSQL): route until the cursor has passed the player's newest event.
-  await waitFor(
-    async () => {
-      await router.routePlayer(playerId);
-      const [row] = await prisma.$queryRaw<{ behind: boolean }[]>`
-        SELECT EXISTS (SELECT 1 FROM player_events e JOIN notification_settings s ON s.player_id = e.player_id
-                        WHERE e.player_id = ${playerId}::uuid AND (e.tx, e.id) > (s.cursor_tx, s.cursor_id)) AS behind`;
-      return !row.behind;
-    },
-    'the feed routed',
-    { timeout: 10_000, every: 50 },
-  );
+  await routeUntilCaughtUp(router, prisma, playerId);
   await router.sendDue(playerId);
   await email.send(playerId);
 }
