@@ -264,6 +264,9 @@ interface Ack {
   answeredAt: number;
 }
 
+/** Moves played through A and B before a resignation ends the game (a deal of `short` is ~45). */
+const MOVES_BEFORE_RESIGNING = 100;
+
 class Table {
   nextSeat: number | null = null;
   readonly acks: Ack[] = [];
@@ -364,7 +367,7 @@ describe.skipIf(!haveRedisServer)('two instances on one database and one Redis',
     if (redis) await stopRedis(redis, 'SIGTERM');
   });
 
-  it('plays a whole game through A and B alternately; subscribers on both see every entry once, in order', async () => {
+  it('plays a game to its end through A and B alternately; subscribers on both see every entry once, in order', async () => {
     const players = await registerMany(hA, 2, 'inA');
     players.push(await register(hB, 'inB'));
     const [watcher] = await registerMany(hB, 1, 'inW');
@@ -393,11 +396,22 @@ describe.skipIf(!haveRedisServer)('two instances on one database and one Redis',
 
     const table = new Table(gameId, players, 11);
     const started = Date.now();
-    for (let i = 0; !table.finished; i++) {
+    // Two deals and more (a whole short game is ~390 moves: the cost, not the coverage, of the
+    // rest), then seat 0 resigns through A: the end reaches every stream as a game's end does.
+    for (let i = 0; !table.finished && i < MOVES_BEFORE_RESIGNING; i++) {
       if (i % 2 === 0) await table.step(hA, 'A');
       else await table.step(hB, 'B');
     }
     const playMs = Date.now() - started;
+    if (!table.finished) {
+      const sentAt = Date.now();
+      const resigned = await hA.gql('mutation($input: ResignInput!) { resign(input: $input) { version status } }', { input: { gameId } }, players[0].token);
+      expect(resigned.errors).toBeUndefined();
+      expect(resigned.data.resign.status).not.toBe('active');
+      // The log's `end` entry is acknowledged like a move.
+      table.acks.push({ gameId, version: resigned.data.resign.version, seat: 0, next: null, kind: 'end', via: 'A', sentAt, answeredAt: Date.now() });
+      table.nextSeat = null;
+    }
     await until(() => [onA, onB, spectatorB].every((f) => f.completed), 'every subscription to complete after the last entry', 15_000);
 
     const log = await expectAcknowledgedInLog(hA, table);
@@ -425,7 +439,7 @@ describe.skipIf(!haveRedisServer)('two instances on one database and one Redis',
     const crossBA = delays(viaB, onA, log.entries);
     const local = [...delays(viaA, onA, log.entries), ...delays(viaB, onB, log.entries)];
     console.info(
-      `[instances] whole short game: ${table.acks.length} moves (${log.version} entries) in ${playMs} ms through A and B alternately\n` +
+      `[instances] short game, resigned after: ${table.acks.length} moves (${log.version} entries) in ${playMs} ms through A and B alternately\n` +
         `  move through A → subscriber on B (request sent → entry received): ${stats(crossAB)}\n` +
         `  move through B → subscriber on A: ${stats(crossBA)}\n` +
         `  same instance, for comparison: ${stats(local)}\n` +
