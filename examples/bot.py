@@ -89,7 +89,6 @@ def feed(last_id=None):
             request.add_header("last-event-id", last_id)
         try:
             with urllib.request.urlopen(request, timeout=120) as stream:
-                yield None, "open", None  # connected: now catch up on what is already waiting
                 event_id, kind, data = None, "message", []
                 for raw in stream:
                     line = raw.decode().rstrip("\r\n")
@@ -99,7 +98,10 @@ def feed(last_id=None):
                             failures = 0
                             yield event_id, kind, json.loads("\n".join(data))
                         event_id, kind, data = None, "message", []
-                    elif not line.startswith(":"):
+                    elif line.startswith(":"):
+                        if line[1:].strip() == "ready":  # the stream follows: now catch up on what is already waiting
+                            yield None, "open", None
+                    else:
                         field, _, value = line.partition(":")
                         value = value[1:] if value.startswith(" ") else value
                         if field == "id":

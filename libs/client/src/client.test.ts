@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../../test/app.js';
+import { quietFor, waitFor } from '../../../test/wait.js';
+import { PrismaService } from '../../../apps/api/src/prisma/prisma.service.js';
 import { FAST } from '../../../apps/api/src/bots/bots.test-kit.js';
 import { ERROR_STATUS } from '../../../apps/api/src/common/errors.js';
 import { choose, runBot } from '../../../examples/bot.js';
@@ -83,7 +85,9 @@ describe('the package', () => {
       },
     });
     const messages = [];
-    for await (const message of readSse(body)) messages.push(message);
+    const comments: string[] = [];
+    for await (const message of readSse(body, undefined, (text) => comments.push(text))) messages.push(message);
+    expect(comments).toEqual(['keep-alive']);
     expect(messages).toEqual([
       { id: '7-1', event: 'yourTurn', data: '{"a":\n1}' },
       { id: undefined, event: 'message', data: 'x' },
@@ -364,6 +368,53 @@ describe('the bot kit', () => {
     console.log(`examples/bot.py: a short game in ${Math.round(performance.now() - started)} ms`);
   }, 600_000);
   if (!python) it('examples/bot.py: skipped, no python3 on this machine', () => undefined);
+});
+
+describe('live streams', () => {
+  it("feed(): `ready` waits for the server's `: ready` (its start fixed), not only its headers, so nothing committed after it is missed", async () => {
+    // The headers of the SSE answer, as they reach the client.
+    let headersCame = false;
+    const watching: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (String(input).includes('/me/events')) headersCame = true;
+      return response;
+    };
+    const { client } = await botClient({ fetch: watching });
+    // Hold the server's read of where the feed stands (the stream's start) behind a lock.
+    const prisma = t.app.get(PrismaService);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const lock = prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`LOCK TABLE player_events IN ACCESS EXCLUSIVE MODE`;
+        locked();
+        await held;
+      },
+      { timeout: 60_000, maxWait: 10_000 },
+    );
+    lock.catch(() => undefined); // awaited below
+    onTestFinished(() => release());
+    await isLocked;
+    const stop = new AbortController();
+    onTestFinished(() => stop.abort());
+    const feed = client.feed({ signal: stop.signal });
+    let ready = false;
+    void feed.ready.then(() => (ready = true));
+    await waitFor(() => headersCame, 'the stream\'s headers');
+    await quietFor(300); // far longer than a resolved promise takes to be seen
+    expect(ready).toBe(false);
+    release();
+    await lock;
+    await feed.ready;
+    // What is committed from now on reaches the stream.
+    const gameId = await gameAgainstBots(client);
+    for await (const event of feed) {
+      expect(event.gameId).toBe(gameId);
+      break;
+    }
+  });
 });
 
 describe('rate limits', () => {

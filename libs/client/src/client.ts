@@ -9,7 +9,7 @@ import type { TypedDocumentString } from './gql/graphql.js';
 import { refreshOAuth, type OAuthTokens } from './oauth.js';
 import { pages, type Page } from './paging.js';
 import { figuresFromExtensions, figuresFromHeaders, RateLimitGate, realClock, type Clock, type RateLimitFigures } from './rate-limit.js';
-import { readSse } from './sse.js';
+import { readSse, type SseMessage } from './sse.js';
 
 export type Game = ops.GameQuery['game'];
 export type SeatView = Game['view'];
@@ -73,11 +73,20 @@ export interface FollowOptions<C> {
   signal?: AbortSignal;
 }
 
-/** A live stream: iterate it; `ready` resolves once the server has taken it (for SSE: its headers came). */
+/**
+ * A live stream: iterate it. `ready` resolves once the server follows it: whatever is committed
+ * from then on reaches the stream (for SSE: at the server's `: ready` line, or its first event).
+ */
 export interface Stream<T> extends AsyncIterable<T> {
   ready: Promise<void>;
   /** The id to resume after: the last one received. */
   readonly lastId: string | undefined;
+}
+
+/** An SSE connection's events; `head`, the first of them when it has been asked for already. */
+interface SseConnection {
+  messages: AsyncGenerator<SseMessage>;
+  head?: Promise<IteratorResult<SseMessage>>;
 }
 
 interface GraphQLAnswer<R> {
@@ -492,25 +501,48 @@ export class MizerkaClient {
 
   private followSse<T>(path: string, after: string | undefined, signal: AbortSignal | undefined, isLast: (item: T) => boolean): Stream<T> {
     let lastId = after;
-    // The first connection is made now, not at the first next(): `ready` means the server has it.
-    let pending: Promise<Response | null> | null = this.openSse(path, lastId, signal);
-    pending.catch(() => undefined);
-    const ready = pending.then(() => undefined);
+    let markReady: () => void = () => undefined;
+    let failReady: (error: unknown) => void = () => undefined;
+    const ready = new Promise<void>((resolve, reject) => {
+      markReady = resolve;
+      failReady = reject;
+    });
     ready.catch(() => undefined);
-    const open = (id: string | undefined) => this.openSse(path, id, signal);
+    // The first connection is made now, not at the first next(), and read at once up to the
+    // server's `: ready` (its start is fixed after its headers) or its first event: then `ready`.
+    let first: Promise<SseConnection | null> | null = this.openSse(path, lastId, signal).then((response) => {
+      if (!response) return null;
+      const messages = readSse(response.body!, signal, (text) => {
+        if (text === 'ready') markReady();
+      });
+      const head = messages.next();
+      head.catch(() => undefined); // read again, and handled, by follow()
+      return { messages, head };
+    });
+    first.then((connection) => (connection ? connection.head : null)).then(() => markReady(), failReady); // a 204, an event or the end: nothing to wait for
+    const open = async (id: string | undefined): Promise<SseConnection | null> => {
+      const response = await this.openSse(path, id, signal);
+      return response && { messages: readSse(response.body!, signal) };
+    };
     const pause = (failures: number) => this.clock.sleep(this.backoff(failures), signal).catch(() => undefined);
     async function* follow(): AsyncGenerator<T> {
       let failures = 0;
       for (;;) {
-        let response: Response | null;
+        let connection: SseConnection | null;
         try {
-          response = await (pending ?? open(lastId));
+          connection = await (first ?? open(lastId));
         } finally {
-          pending = null;
+          first = null;
         }
-        if (!response) return; // 204: a finished game with nothing more
+        if (!connection) return; // 204: a finished game with nothing more
+        const { messages } = connection;
+        let head = connection.head;
         try {
-          for await (const message of readSse(response.body!, signal)) {
+          for (;;) {
+            const next = await (head ?? messages.next());
+            head = undefined;
+            if (next.done) break;
+            const message = next.value;
             const data = JSON.parse(message.data) as unknown;
             if (message.event === 'error') {
               const { code, message: text, ...details } = data as Record<string, unknown>;
@@ -526,6 +558,8 @@ export class MizerkaClient {
         } catch (error) {
           if (error instanceof MizerkaError) throw error;
           // A dropped connection: reconnect below.
+        } finally {
+          void messages.return(undefined).catch(() => undefined); // closes the connection
         }
         if (signal?.aborted) return;
         await pause(failures++);

@@ -9,8 +9,11 @@ export interface SseMessage {
   data: string;
 }
 
-/** The events of a text/event-stream body, one by one; comments (`: keep-alive`) are skipped. */
-export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<SseMessage> {
+/**
+ * The events of a text/event-stream body, one by one. Comments (`: keep-alive`, `: ready`) are no
+ * events: skipped, each told to `onComment` (its text without the colon and one space) when given.
+ */
+export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal, onComment?: (text: string) => void): AsyncGenerator<SseMessage> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const abort = () => void reader.cancel().catch(() => undefined);
@@ -37,7 +40,10 @@ export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortS
           data = [];
           continue;
         }
-        if (line.startsWith(':')) continue;
+        if (line.startsWith(':')) {
+          onComment?.(line.slice(line[1] === ' ' ? 2 : 1));
+          continue;
+        }
         const colon = line.indexOf(':');
         const field = colon < 0 ? line : line.slice(0, colon);
         const value = colon < 0 ? '' : line.slice(colon + (line[colon + 1] === ' ' ? 2 : 1));
