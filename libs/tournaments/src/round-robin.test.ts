@@ -20,6 +20,19 @@ const TABLES_OF_THREE: Record<number, { rounds: number; min: number; max: number
   12: { rounds: 7, min: 1, max: 2 },
 };
 
+/** The same for tables of four: everyone meets everyone, as evenly as the search finds. */
+const TABLES_OF_FOUR: Record<number, { rounds: number; min: number; max: number }> = {
+  4: { rounds: 1, min: 1, max: 1 },
+  5: { rounds: 4, min: 2, max: 3 },
+  6: { rounds: 3, min: 1, max: 2 },
+  7: { rounds: 5, min: 1, max: 2 },
+  8: { rounds: 3, min: 1, max: 3 },
+  9: { rounds: 5, min: 1, max: 3 },
+  10: { rounds: 5, min: 1, max: 4 },
+  11: { rounds: 6, min: 1, max: 4 },
+  12: { rounds: 5, min: 1, max: 3 },
+};
+
 function describePlan(players: string[], k: 3 | 4) {
   const plan = roundRobinRounds(players, k);
   for (const r of plan) checkRound(players, k, r);
@@ -39,7 +52,7 @@ describe('roundRobinRounds', () => {
       expect({ rounds: plan.length, ...meetings }).toEqual(TABLES_OF_THREE[n]);
       expect(byes.max - byes.min).toBeLessThanOrEqual(1);
       for (const r of plan) expect(r.byes.length).toBe(n % 3);
-      // Seat positions: every player's counts differ by at most one... where the games allow it.
+      // Seat positions: every player's counts differ by at most one.
       for (const [p, counts] of seats) {
         const s = spread(counts);
         expect(s.max - s.min, `${p}'s seats ${counts.join(',')}`).toBeLessThanOrEqual(1);
@@ -48,10 +61,11 @@ describe('roundRobinRounds', () => {
   }
 
   for (let n = 4; n <= 12; n++) {
-    it(`tables of four, ${n} players: everyone meets everyone, byes even`, () => {
+    it(`tables of four, ${n} players: ${TABLES_OF_FOUR[n].rounds} rounds, everyone meets everyone, byes even`, () => {
       const players = ids(n);
-      const { plan, meetings, byes } = describePlan(players, 4);
-      expect(meetings.min).toBeGreaterThanOrEqual(1);
+      const { plan, meetings, byes, seats } = describePlan(players, 4);
+      expect({ rounds: plan.length, ...meetings }).toEqual(TABLES_OF_FOUR[n]);
+      for (const [p, counts] of seats) expect(spread(counts).max - spread(counts).min, `${p}'s seats`).toBeLessThanOrEqual(1);
       expect(byes.max - byes.min).toBeLessThanOrEqual(1);
       expect(plan.length).toBeLessThanOrEqual(roundRobinMinRounds(n, 4) + ROUND_ROBIN_EXTRA);
     });

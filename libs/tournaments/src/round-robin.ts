@@ -67,9 +67,20 @@ function schedule(n: number, k: TableSize, rounds: number, seed: number): { roun
   });
   const totalByes = rounds * perRound;
   const byeBounds = perRound > 0 ? { min: Math.floor(totalByes / n), max: Math.ceil(totalByes / n) } : undefined;
-  const cost = evenMeetings(n, plan, { seed, budget: 40_000 + 4_000 * n * rounds, byeBounds });
   const pairs = (n * (n - 1)) / 2;
   const total = plan.reduce((s, r) => s + (r.tables.length * k * (k - 1)) / 2, 0);
+  const budget = Math.min(SEARCH_CAP, 40_000 + 4_000 * n * rounds);
+  const start = plan.map((r) => ({ tables: r.tables.map((t) => [...t]), byes: [...r.byes] }));
+  let cost = evenMeetings(n, plan, { seed, budget, byeBounds });
+  // A second search from the same start when the first stalled above the bound.
+  if (cost !== evenLowerBound(total, pairs)) {
+    const again = start;
+    const cost2 = evenMeetings(n, again, { seed: seed + 1, budget, byeBounds });
+    if (cost2 < cost) {
+      cost = cost2;
+      plan.splice(0, plan.length, ...again);
+    }
+  }
   const counts = countMeetings(n, plan).values();
   return { rounds: plan, even: cost === evenLowerBound(total, pairs), everyone: Math.min(...counts) >= 1 };
 }
@@ -158,4 +169,6 @@ function descend(n: number, k: number, tables: number[][], perms: readonly numbe
 }
 
 const SEAT_ATTEMPTS = 20;
+/** Moves tried at most by one search. */
+const SEARCH_CAP = 2_000_000;
 const SEAT_WEIGHT = 8;
