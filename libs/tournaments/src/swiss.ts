@@ -1,4 +1,4 @@
-import { hashString } from './random.js';
+import { hashString, makeRandom } from './random.js';
 import { checkPlayers, checkTableSize, type PlayerId, type RoundPlan, type TableSize } from './types.js';
 
 export interface SwissEntrant {
@@ -24,7 +24,12 @@ export const SWISS_EXACT_LIMIT = 20_000;
  *    improving swaps beyond;
  * 4. each table's seat order is drawn from `seed`; tables are listed from the top.
  */
-export function swissRound(entrants: readonly SwissEntrant[], tableSize: TableSize, met: Meetings, seed = ''): RoundPlan {
+export interface SwissOptions {
+  /** Exhaustive search up to this many splits (default SWISS_EXACT_LIMIT); 0 always searches locally. */
+  exactLimit?: number;
+}
+
+export function swissRound(entrants: readonly SwissEntrant[], tableSize: TableSize, met: Meetings, seed = '', options: SwissOptions = {}): RoundPlan {
   checkTableSize(tableSize);
   checkPlayers(entrants.map((e) => e.id), 'entrants');
   for (const e of entrants) {
@@ -41,7 +46,7 @@ export function swissRound(entrants: readonly SwissEntrant[], tableSize: TableSi
       .map((x) => x.e.id),
   );
   const seated = order.filter((e) => !byes.has(e.id));
-  const groups = splitTables(seated, tableSize, met);
+  const groups = splitTables(seated, tableSize, met, options.exactLimit ?? SWISS_EXACT_LIMIT);
   const tables = groups.map((g, t) =>
     g
       .map((i) => seated[i].id)
@@ -91,22 +96,28 @@ export function splitCount(n: number, k: number): number {
 }
 
 /** Indices into `seated` (rank order), table by table from the top. */
-function splitTables(seated: readonly SwissEntrant[], k: number, met: Meetings): number[][] {
+function splitTables(seated: readonly SwissEntrant[], k: number, met: Meetings, exactLimit: number): number[][] {
   const n = seated.length;
   if (n === 0) return [];
-  const rep = (a: number, b: number) => meetingsOf(met, seated[a].id, seated[b].id);
-  const pairCost = (a: number, b: number): [number, number] => [rep(a, b), Math.abs(seated[a].score - seated[b].score)];
+  // Pair costs looked up once: the searches evaluate tables many times over.
+  const repeats = new Float64Array(n * n);
+  const spreads = new Float64Array(n * n);
+  for (let a = 0; a < n; a++) {
+    for (let b = a + 1; b < n; b++) {
+      repeats[a * n + b] = repeats[b * n + a] = meetingsOf(met, seated[a].id, seated[b].id);
+      spreads[a * n + b] = spreads[b * n + a] = Math.abs(seated[a].score - seated[b].score);
+    }
+  }
   const costOf = (t: readonly number[]): [number, number] => {
     let r = 0;
     let s = 0;
     for (let i = 0; i < t.length; i++) for (let j = i + 1; j < t.length; j++) {
-      const [pr, ps] = pairCost(t[i], t[j]);
-      r += pr;
-      s += ps;
+      r += repeats[t[i] * n + t[j]];
+      s += spreads[t[i] * n + t[j]];
     }
     return [r, s];
   };
-  if (splitCount(n, k) <= SWISS_EXACT_LIMIT) return exactSplit(n, k, costOf);
+  if (splitCount(n, k) <= exactLimit) return exactSplit(n, k, costOf);
   return localSplit(n, k, costOf);
 }
 
@@ -151,6 +162,39 @@ function exactSplit(n: number, k: number, costOf: (t: readonly number[]) => [num
   return best;
 }
 
+/** Swaps of two players between two tables while one lowers (repeats, spread); returns the total. */
+function descend(tables: number[][], k: number, costOf: (t: readonly number[]) => [number, number]): [number, number] {
+  const costs = tables.map(costOf);
+  for (let pass = 0; pass < 50; pass++) {
+    let improved = false;
+    for (let a = 0; a < tables.length; a++) {
+      for (let b = a + 1; b < tables.length; b++) {
+        for (let i = 0; i < k; i++) {
+          for (let j = 0; j < k; j++) {
+            const ta = [...tables[a]];
+            const tb = [...tables[b]];
+            [ta[i], tb[j]] = [tb[j], ta[i]];
+            const ca = costOf(ta);
+            const cb = costOf(tb);
+            const before: [number, number] = [costs[a][0] + costs[b][0], costs[a][1] + costs[b][1]];
+            if (better([ca[0] + cb[0], ca[1] + cb[1]], before)) {
+              tables[a] = ta;
+              tables[b] = tb;
+              costs[a] = ca;
+              costs[b] = cb;
+              improved = true;
+            }
+          }
+        }
+      }
+    }
+    if (!improved) break;
+  }
+  return costs.reduce<[number, number]>((s, c) => [s[0] + c[0], s[1] + c[1]], [0, 0]);
+}
+
+const seedOf = (n: number, k: number) => hashString(`swiss-local|${n}|${k}`);
+
 /** Greedy fill from the top (each table's mates among the next few), then improving swaps. */
 function localSplit(n: number, k: number, costOf: (t: readonly number[]) => [number, number]): number[][] {
   const window = 3 * k;
@@ -181,31 +225,28 @@ function localSplit(n: number, k: number, costOf: (t: readonly number[]) => [num
     for (const m of mates) free.splice(free.indexOf(m), 1);
     tables.push([top, ...mates].sort((a, b) => a - b));
   }
-  const costs = tables.map(costOf);
-  for (let pass = 0; pass < 50; pass++) {
-    let improved = false;
-    for (let a = 0; a < tables.length; a++) {
-      for (let b = a + 1; b < tables.length; b++) {
-        for (let i = 0; i < k; i++) {
-          for (let j = 0; j < k; j++) {
-            const ta = [...tables[a]];
-            const tb = [...tables[b]];
-            [ta[i], tb[j]] = [tb[j], ta[i]];
-            const ca = costOf(ta);
-            const cb = costOf(tb);
-            const before: [number, number] = [costs[a][0] + costs[b][0], costs[a][1] + costs[b][1]];
-            if (better([ca[0] + cb[0], ca[1] + cb[1]], before)) {
-              tables[a] = ta;
-              tables[b] = tb;
-              costs[a] = ca;
-              costs[b] = cb;
-              improved = true;
-            }
-          }
-        }
-      }
+  let best = tables;
+  let bestCost = descend(best, k, costOf);
+  // Iterated local search on small and middle-sized events: a few random swaps, descend again,
+  // keep what is better (a plain descent missed the fewest repeats in 2% of rounds of 7-12 players).
+  const kicks = best.length < 2 ? 0 : n <= 40 ? 40 : n <= 120 ? 8 : 0;
+  const random = makeRandom(seedOf(n, k));
+  for (let kick = 0; kick < kicks && bestCost[0] + bestCost[1] > 0; kick++) {
+    const trial = best.map((t) => [...t]);
+    for (let m = 0; m < 3; m++) {
+      const a = Math.floor(random() * trial.length);
+      let b = Math.floor(random() * (trial.length - 1));
+      if (b >= a) b++;
+      const i = Math.floor(random() * k);
+      const j = Math.floor(random() * k);
+      [trial[a][i], trial[b][j]] = [trial[b][j], trial[a][i]];
     }
-    if (!improved) break;
+    const c = descend(trial, k, costOf);
+    if (better(c, bestCost)) {
+      best = trial;
+      bestCost = c;
+    }
   }
-  return tables.map((t) => [...t].sort((x, y) => x - y)).sort((x, y) => x[0] - y[0]);
+  const tablesOut = best;
+  return tablesOut.map((t) => [...t].sort((x, y) => x - y)).sort((x, y) => x[0] - y[0]);
 }
