@@ -19,6 +19,14 @@ describe('arenaTables', () => {
     expect(arenaTables(waiting.filter((v) => v.id !== 'far'), 3, 100, 0)).toEqual([['x', 'o', 'm']]);
   });
 
+  it('seats last game\'s table-mates together again only when nobody else is waiting', () => {
+    const again = (id: string, since: number, mates: string[]): ArenaWaiter => ({ id, score: 2, waitingSince: since, lastTableMates: mates });
+    const trio = [again('a', 0, ['b', 'c']), again('b', 1, ['a', 'c']), again('c', 2, ['a', 'b'])];
+    expect(arenaTables(trio, 3, 100, 0)).toEqual([['a', 'b', 'c']]);
+    const withOthers = [...trio, w('x', 9, 3), w('y', 9, 4)];
+    expect(arenaTables(withOthers, 3, 100, 0)).toEqual([['a', 'x', 'y']]);
+  });
+
   it('never seats a player twice, nor someone not waiting, and with maxWaitMs 0 leaves fewer than a table', () => {
     fc.assert(
       fc.property(

@@ -5,12 +5,15 @@ export interface ArenaWaiter {
   score: number;
   /** When the player started waiting, in ms on the caller's clock. */
   waitingSince: number;
+  /** Who sat at the player's last table: not seated with them again while others are waiting. */
+  lastTableMates?: readonly PlayerId[];
 }
 
 /**
  * Arena: who of the waiting players sit down now (docs/tournaments.md, "Arena"). Openers are taken
  * longest-waiting first; an opener's table-mates are the k−1 other unseated waiters nearest in score
- * (then longest waiting, then id). The table sits down when all its players have the opener's score,
+ * (then longest waiting, then id), last game's table-mates of the opener only when nobody else is
+ * waiting. The table sits down when all its players have the opener's score,
  * or when the opener has waited `maxWaitMs` or more: a player waits at most that long for a table of
  * equals. `maxWaitMs` 0 seats everyone it can at once. Seat order: the opener, then its mates as
  * chosen.
@@ -31,7 +34,10 @@ export function arenaTables(waiting: readonly ArenaWaiter[], tableSize: TableSiz
     const others = byWait.filter((w) => w !== opener && !seated.has(w.id));
     if (others.length < tableSize - 1) break;
     // byWait is already in waiting order, then id: a stable sort on the distance keeps those ties.
-    const mates = [...others].sort((a, b) => Math.abs(a.score - opener.score) - Math.abs(b.score - opener.score)).slice(0, tableSize - 1);
+    const rematch = (w: ArenaWaiter) => (opener.lastTableMates?.includes(w.id) || w.lastTableMates?.includes(opener.id) ? 1 : 0);
+    const mates = [...others]
+      .sort((a, b) => rematch(a) - rematch(b) || Math.abs(a.score - opener.score) - Math.abs(b.score - opener.score))
+      .slice(0, tableSize - 1);
     const due = now - opener.waitingSince >= maxWaitMs;
     const equals = mates.every((m) => m.score === opener.score);
     if (!due && !equals) continue;
