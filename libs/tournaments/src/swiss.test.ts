@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { meetingsOf, splitCount, swissOrder, swissRound, tableCost, type Meetings, type SwissEntrant } from './index.js';
+import { meetingsFromTables, meetingsOf, splitCount, swissOrder, swissRound, tableCost, type Meetings, type SwissEntrant } from './index.js';
 import { makeRandom } from './random.js';
 import { checkRound, ids } from './test-support.js';
 
@@ -193,6 +193,14 @@ describe('swissRound', () => {
       ['p03', 'p04', 'p05'],
       ['p06', 'p07', 'p08'],
     ]);
+  });
+
+  it('builds the meetings from earlier tables, either way round', () => {
+    const met = meetingsFromTables([['a', 'b', 'c'], ['a', 'b', 'd']]);
+    expect(meetingsOf(met, 'a', 'b')).toBe(2);
+    expect(meetingsOf(met, 'b', 'a')).toBe(2);
+    expect(meetingsOf(met, 'c', 'd')).toBe(0);
+    expect(meetingsOf(new Map([['x', new Map([['y', 3]])]]), 'y', 'x')).toBe(3);
   });
 
   it('is deterministic for a seed and counts the splits it searches', () => {

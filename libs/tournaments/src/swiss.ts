@@ -61,6 +61,22 @@ export function swissOrder<T extends { id: PlayerId; score: number }>(entrants: 
   return [...entrants].sort((a, b) => b.score - a.score || key.get(a.id)! - key.get(b.id)! || cmp(a.id, b.id));
 }
 
+/** The meetings of earlier rounds from their tables (every table of every game played so far). */
+export function meetingsFromTables(tables: Iterable<readonly PlayerId[]>): Map<PlayerId, Map<PlayerId, number>> {
+  const met = new Map<PlayerId, Map<PlayerId, number>>();
+  for (const t of tables) {
+    for (const a of t) {
+      for (const b of t) {
+        if (a === b) continue;
+        let m = met.get(a);
+        if (!m) met.set(a, (m = new Map()));
+        m.set(b, (m.get(b) ?? 0) + 1);
+      }
+    }
+  }
+  return met;
+}
+
 export function meetingsOf(met: Meetings, a: PlayerId, b: PlayerId): number {
   return met.get(a)?.get(b) ?? met.get(b)?.get(a) ?? 0;
 }
