@@ -35,6 +35,10 @@ describe('board seeds (pure)', () => {
     // The documented derivation, written out independently.
     expect(seeds[3]).toBe(createHmac('sha256', board.seed).update('deal:3').digest('hex').slice(0, 32));
     expect(boardDealSeed(newBoard().seed, 0)).not.toBe(seeds[0]);
+    // docs/rules.md's test vector.
+    const vector = '0123456789abcdef0123456789abcdef';
+    expect([boardDealSeed(vector, 0), boardDealSeed(vector, 1)]).toEqual(['8029f82bdd9715cfbb1d65e1e1e926ce', '86ad6f0eee1208a46137735403e16b4b']);
+    expect([boardFirstDealer(vector, 3), boardFirstDealer(vector, 4)]).toEqual([2, 3]);
   });
 
   it('fix the first dealer by the board, within the seats', () => {
