@@ -11,6 +11,7 @@ import { Outbox } from '../outbox/outbox.js';
 import { StoredRecords } from '../history/stored-records.js';
 import { makeRules, newGame } from '@mizerka/rules';
 import { boardDealSeed, boardFirstDealer, dealNext, newBoard } from './dealing.js';
+import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { GamesService } from './games.service.js';
 import { cardNamesIn, EVENT_FIELDS, GAME_QUERY, knowledge, leaked, MAKE_MOVE, pickMove, players, rng, type TestPlayer } from './games.test-kit.js';
 
@@ -91,7 +92,7 @@ async function startOnBoard(seated: TestPlayer[], board: { id: string; seed: str
 /** Plays random legal moves until deal `deals` is dealt, then seat 0 resigns: a finished game of `deals + 1` deals. */
 async function playDealsThenResign(seated: TestPlayer[], gameId: string, deals: number, seed: number): Promise<void> {
   const random = rng(seed);
-  let at = (await t.gql(DEAL_INDEX, { id: gameId })).data!.game.view as { deal: number; toMove: number };
+  let at = (await t.gql(DEAL_INDEX, { id: gameId }, seated[0].token)).data!.game.view as { deal: number; toMove: number };
   for (let moves = 0; at.deal < deals && moves < 1000; moves++) {
     const mover = seated[at.toMove];
     const turn = (await t.gql(DEAL_INDEX, { id: gameId }, mover.token)).data!.game;
@@ -108,16 +109,22 @@ async function playDealsThenResign(seated: TestPlayer[], gameId: string, deals: 
 async function surfaces(gameId: string, viewer: TestPlayer | null) {
   const token = viewer?.token;
   const events: unknown[] = [];
+  let eventsError: string | undefined;
   for (let after = 0; ; ) {
-    const page = (await t.gql(EVENTS, { id: gameId, after }, token)).data!.gameEvents;
+    const answer = await t.gql(EVENTS, { id: gameId, after }, token);
+    eventsError = answer.errors?.[0]?.extensions?.code;
+    if (eventsError) break;
+    const page = answer.data!.gameEvents;
     events.push(...page.entries);
     if (!page.hasMore) break;
     after = page.entries[page.entries.length - 1].seq;
   }
   const restEvents: unknown[] = [];
+  let restEventsStatus = 200;
   for (let after = 0; ; ) {
     const page = await t.rest('GET', `/api/v1/games/${gameId}/events?after=${after}`, undefined, token);
-    expect(page.status).toBe(200);
+    restEventsStatus = page.status;
+    if (page.status !== 200) break;
     restEvents.push(...page.body.entries);
     if (!page.body.hasMore) break;
     after = page.body.entries[page.body.entries.length - 1].seq;
@@ -129,8 +136,11 @@ async function surfaces(gameId: string, viewer: TestPlayer | null) {
     restRecord: await t.rest('GET', `/api/v1/games/${gameId}/record`, undefined, token),
     scoreSheet: await t.gql(SCORE_SHEET, { id: gameId }, token),
     restDeals: await t.rest('GET', `/api/v1/games/${gameId}/deals`, undefined, token),
+    stream: token ? (await fetch(`${t.baseUrl}/api/v1/games/${gameId}/events/stream`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => ({ status: r.status, text: await r.text() }))) : null,
     events,
+    eventsError,
     restEvents,
+    restEventsStatus,
   };
 }
 
@@ -181,23 +191,39 @@ describe('games on a duplicate board', () => {
     expect((await seedsOf(c)).some((s) => s === boardDealSeed(board.seed, 0))).toBe(false);
   });
 
-  it('shows nothing of the board before its release, to its players, a player of the other table and a spectator', async () => {
+  it('shows nothing of the board before its release: no seed nor record to its players, nothing of its play to anyone else', async () => {
     const hidden = [...(await seedsOf(a)), board.seed];
     for (const viewer of [east[0], east[1], west[2], null]) {
       const s = await surfaces(a, viewer);
       // The seeds: in no answer at all.
       const text = JSON.stringify(s);
       for (const seed of hidden) expect(text).not.toContain(seed);
-      expect(s.gqlGame.errors).toBeUndefined();
-      expect(s.gqlGame.data!.game.deals.map((d: { seed: string | null }) => d.seed)).toEqual([null, null]);
-      expect(s.restGame.status).toBe(200);
-      expect(s.restGame.body.deals.map((d: { seed: string | null }) => d.seed)).toEqual([null, null]);
-      // The record (every deck): refused.
+      // The record (every deck): refused to everyone.
       expect(s.gqlRecord.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
       expect(s.restRecord.status).toBe(403);
-      expect(s.scoreSheet.errors).toBeUndefined();
-      expect(s.restDeals.status).toBe(200);
+      if (viewer && east.includes(viewer)) {
+        expect(s.gqlGame.errors).toBeUndefined();
+        expect(s.gqlGame.data!.game.deals.map((d: { seed: string | null }) => d.seed)).toEqual([null, null]);
+        expect(s.restGame.status).toBe(200);
+        expect(s.restGame.body.deals.map((d: { seed: string | null }) => d.seed)).toEqual([null, null]);
+        expect(s.scoreSheet.errors).toBeUndefined();
+        expect(s.restDeals.status).toBe(200);
+        expect([s.eventsError, s.restEventsStatus, s.stream?.status]).toEqual([undefined, 200, 200]);
+        expect(s.events.length).toBeGreaterThan(10);
+      } else {
+        // Not seated (a player of the other table, a spectator): the play itself is that table's cards to come.
+        expect(s.gqlGame.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+        expect(s.restGame.status).toBe(403);
+        expect(s.scoreSheet.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+        expect(s.restDeals.status).toBe(403);
+        expect([s.eventsError, s.restEventsStatus]).toEqual(['FORBIDDEN', 403]);
+        if (s.stream) expect(s.stream.status).toBe(403);
+        expect(cardNamesIn(s).size).toBe(0);
+      }
     }
+    // The gameLog subscription's reader: refused to the other table's player too.
+    const follow = t.app.get(GamesService).follow(a, { id: west[2].id } as AuthenticatedPlayer, 0);
+    await expect(follow.next()).rejects.toMatchObject({ code: 'FORBIDDEN', details: { reason: 'board-held' } });
     // The export leaves the board's games out, the ordinary one in (with its seeds).
     expect((await exportOf(east[0].name)).map((l) => l.gameId)).toEqual([]);
     expect((await exportOf(west[1].name)).map((l) => l.gameId)).toEqual([]);
@@ -222,7 +248,7 @@ describe('games on a duplicate board', () => {
   });
 
   it('tells each seat no card it did not see, before the release and after', async () => {
-    const before = await Promise.all([...east, null].map((p) => surfaces(a, p)));
+    const before = await Promise.all([...east].map((p) => surfaces(a, p)));
     await t.app.get(GamesService).releaseBoard(board.id);
     const record = (await t.rest('GET', `/api/v1/games/${a}/record`)).body;
     const known = knowledge(record);
@@ -231,6 +257,7 @@ describe('games on a duplicate board', () => {
     const last = (await t.gql(GAME_QUERY, { id: a })).data!.game.version - 1;
     for (const [i, s] of [...before.entries(), ...after.entries()]) {
       const seat = i < 3 ? i : null;
+      expect(s.events.length).toBeGreaterThan(10);
       // The event logs and the seat views as of the end: only what the seat knew, and the cards played.
       for (const entry of [...s.events, ...s.restEvents] as { seq: number; dealIndex: number }[]) {
         expect(leaked(entry, known(Math.min(entry.seq, last), seat), playedIn(record, entry.dealIndex))).toEqual([]);
@@ -284,6 +311,8 @@ describe('games on a duplicate board', () => {
     expect(view.deals[0].seed).toBeNull();
     expect(view.deals[0].seedHash).toBe(createHash('sha256').update(boardDealSeed(board.seed, 0)).digest('hex'));
     expect((await t.rest('GET', `/api/v1/games/${id}/record`)).status).toBe(403);
+    // Nobody watches a held board's game being played but its players.
+    expect((await t.gql(GAME_QUERY, { id })).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect(await t.app.get(GamesService).releaseGames([id])).toBe(1);
     expect(await t.app.get(GamesService).releaseGames([id])).toBe(0);
     // Released but in play: the seeds still wait for the end.

@@ -18,6 +18,7 @@ import { startClock, storedTimeControl, type TimeControl } from './time-control.
 import type { GameClockModel, TimeoutPolicyEnum } from './models/time-control.model.js';
 import { gamePlayers, importedSeats, SEAT_PLAYER } from './game-players.js';
 import { botMarksOf, buildRecord, seatNamesOf } from './record.js';
+import { refuseSpectatorOfHeldBoard } from './board-reveal.js';
 import { boardFirstDealer, dealNext, isBoardSeed } from './dealing.js';
 import { eventViews } from './event-views.js';
 import type { GameStatusValue } from './models/enums.js';
@@ -162,6 +163,7 @@ export class GamesService {
     // A duplicate board's game keeps its seeds until the board is released, its own players' too.
     const revealed = over && !game.revealHeld;
     const mySeat = game.seats.find((s) => s.playerId === viewer?.id)?.seat ?? null;
+    refuseSpectatorOfHeldBoard(game.revealHeld, mySeat);
     const seatView: SeatView = view(decodeState(game.state), mySeat);
     const deals: DealInfo[] = game.deals.map((d) => ({
       index: d.index,
@@ -255,10 +257,11 @@ export class GamesService {
   async events(gameId: string, viewer: AuthenticatedPlayer | undefined, afterSeq: number, first = PAGE_MAX): Promise<GameEventLog> {
     const game = await this.prisma.game.findUnique({
       where: { id: gameId },
-      select: { version: true, seats: viewer ? { where: { playerId: viewer.id }, select: { seat: true } } : false },
+      select: { version: true, revealHeld: true, seats: viewer ? { where: { playerId: viewer.id }, select: { seat: true } } : false },
     });
     if (!game) throw notFound('Game');
     const seat = game.seats?.[0]?.seat ?? null;
+    refuseSpectatorOfHeldBoard(game.revealHeld, seat);
     const rows = await this.prisma.gameEvent.findMany({
       where: { gameId, seq: { gt: afterSeq } },
       orderBy: { seq: 'asc' },
@@ -305,8 +308,12 @@ export class GamesService {
     signal?: AbortSignal,
     started?: () => void,
   ): Promise<AsyncIterableIterator<GameLogEntry> | null> {
-    const game = await this.prisma.game.findUnique({ where: { id: gameId }, select: { status: true, version: true } });
+    const game = await this.prisma.game.findUnique({
+      where: { id: gameId },
+      select: { status: true, version: true, revealHeld: true, seats: { where: { playerId: viewer.id }, select: { seat: true } } },
+    });
     if (!game) throw notFound('Game');
+    refuseSpectatorOfHeldBoard(game.revealHeld, game.seats[0]?.seat ?? null);
     if (game.status === 'finished' && afterSeq >= game.version) return null;
     return this.follow(gameId, viewer, afterSeq, signal, started);
   }
