@@ -120,7 +120,7 @@ async function surfaces(gameId: string, viewer: TestPlayer | null) {
     after = page.entries[page.entries.length - 1].seq;
   }
   const restEvents: unknown[] = [];
-  let restEventsStatus = 200;
+  let restEventsStatus: number;
   for (let after = 0; ; ) {
     const page = await t.rest('GET', `/api/v1/games/${gameId}/events?after=${after}`, undefined, token);
     restEventsStatus = page.status;
