@@ -117,7 +117,7 @@ function updateGameSql(gameId: string, u: GameUpdate): Prisma.Sql {
 function insertGameSql(r: GameRow): Prisma.Sql {
   return Prisma.sql`INSERT INTO games (id, lobby_id, preset, options, players, first_dealer, status, version, phase, deal_index, to_move, state,
                        totals, winners, time_control, turn_deadline, turn_started_at, bank_ms, timeouts, end_seat, end_reason, rated, rated_at,
-                       imported_by, seat_names, seat_bots, import_hash, created_at, updated_at, finished_at)
+                       imported_by, seat_names, seat_bots, import_hash, board_id, board_seed, reveal_held, created_at, updated_at, finished_at)
     VALUES (${r.id}::uuid, ${r.lobbyId}::uuid, ${r.preset}::varchar, ${toJsonColumn(r.options)}::jsonb, ${r.players}::smallint,
             ${r.firstDealer}::smallint, ${r.status}::"GameStatus", ${r.version}::int, ${r.phase}::varchar, ${r.dealIndex}::int,
             ${r.toMove}::smallint, ${r.state}::json, ${intArray(r.totals)}, ${intArray(r.winners)},
@@ -125,7 +125,7 @@ function insertGameSql(r: GameRow): Prisma.Sql {
             ${r.turnStartedAt}::timestamptz, ${intArray(r.bankMs)}, ${intArray(r.timeouts)}, ${r.endSeat}::smallint,
             ${r.endReason}::varchar, ${r.rated}::boolean, ${r.ratedAt}::timestamptz, ${r.importedBy}::uuid,
             ${textArray(r.seatNames)}::varchar[], ${textArray(r.seatBots)}::varchar[], ${r.importHash}::char(64),
-            ${r.createdAt}::timestamptz, ${r.finishedAt ?? r.createdAt}::timestamptz, ${r.finishedAt}::timestamptz)
+            ${r.boardId}::uuid, ${r.boardSeed}::char(32), ${r.revealHeld}::boolean, ${r.createdAt}::timestamptz, ${r.finishedAt ?? r.createdAt}::timestamptz, ${r.finishedAt}::timestamptz)
     ${r.importHash === null ? Prisma.empty : Prisma.sql`ON CONFLICT (imported_by, import_hash) DO NOTHING`}
     RETURNING id`;
 }

@@ -61,6 +61,8 @@ export interface GameStartCommit {
   rated: boolean;
   /** The first deal; its state is the game's. */
   first: NewDeal;
+  /** A duplicate board's game: its deals derive from the board's seed, and stay withheld once over (until released). */
+  board?: { id: string; seed: string } | null;
   /** The move clock as the first turn starts it; null when untimed. */
   clock: GameClock | null;
   now: Date;
@@ -194,6 +196,10 @@ export interface GameRow {
   seatBots: string[];
   /** With importedBy: a second import of the same record by the same player writes nothing. */
   importHash: string | null;
+  /** A duplicate board's game: the board, its seed (the next deals'), and its cards withheld until released. */
+  boardId: string | null;
+  boardSeed: string | null;
+  revealHeld: boolean;
   createdAt: Date;
   finishedAt: Date | null;
 }
@@ -368,6 +374,9 @@ function projectStart(c: GameStartCommit): GameProjection {
       seatNames: [],
       seatBots: [],
       importHash: null,
+      boardId: c.board?.id ?? null,
+      boardSeed: c.board?.seed ?? null,
+      revealHeld: c.board != null,
       createdAt: c.now,
       finishedAt: null,
     },
@@ -495,6 +504,9 @@ function projectArchive(c: GameArchiveCommit): GameProjection {
       seatNames: c.imported?.seatNames ?? [],
       seatBots: c.imported?.seatBots ?? [],
       importHash: c.imported?.hash ?? null,
+      boardId: null,
+      boardSeed: null,
+      revealHeld: false,
       createdAt: c.createdAt,
       finishedAt: c.finishedAt,
     },

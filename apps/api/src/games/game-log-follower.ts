@@ -1,6 +1,7 @@
 import { notFound } from '../common/errors.js';
 import { untilReturned } from '../common/live-tail.js';
 import type { PrismaService } from '../prisma/prisma.service.js';
+import { refuseSpectatorOfHeldBoard } from './board-reveal.js';
 import { eventViews } from './event-views.js';
 import type { GameFollowers, LogRow } from './game-followers.js';
 import type { GameLogEntry } from './models/event-view.model.js';
@@ -50,10 +51,11 @@ export function followGameLog(
       // Read after joining: whatever is committed later is handed over by the tail.
       const game = await prisma.game.findUnique({
         where: { id: gameId },
-        select: { status: true, seats: { where: { playerId: viewerId }, select: { seat: true } } },
+        select: { status: true, revealHeld: true, seats: { where: { playerId: viewerId }, select: { seat: true } } },
       });
       if (!game) throw notFound('Game');
       seat = game.seats[0]?.seat ?? null;
+      refuseSpectatorOfHeldBoard(game.revealHeld, seat);
       // Everything of a finished game is committed: its backlog is all there is.
       return { after, live: game.status !== 'finished' };
     }, started);

@@ -11,6 +11,7 @@ export function gameReadSql(gameId: string, playerId: string | null, key: string
     z.object({
       status: z.enum(GameStatusEnum),
       version: z.number(),
+      board_seed: z.string().nullable(),
       state: z.unknown(),
       seat: z.number().nullable(),
       seats: z.array(z.string()).nullable(),
@@ -28,7 +29,7 @@ export function gameReadSql(gameId: string, playerId: string | null, key: string
       response: z.unknown(),
     }),
     Prisma.sql`
-      SELECT g.status::text AS status, g.version, g.state, s.seat,
+      SELECT g.status::text AS status, g.version, g.board_seed, g.state, s.seat,
              g.time_control, g.turn_started_at, g.turn_deadline, g.turn_paused_at, g.turn_paused_deadline, g.bank_ms, g.timeouts,
              t.seats, t.server_bots, t.away,
              e.seq AS earlier_seq, e.request_hash, e.response

@@ -25,6 +25,8 @@ export interface StoredGame {
   clock: GameClock | null;
   /** By seat: its player is away and the game lets that stop its clock (vacations/); absent: nobody. */
   away?: boolean[];
+  /** A duplicate board's game: the board's seed, which its next deals derive from; absent or null: fresh seeds. */
+  boardSeed?: string | null;
 }
 
 /** What an earlier request under the same idempotency key wrote: its entry, and what was answered then. */
@@ -67,6 +69,7 @@ export class GameStore {
       serverBots: r.server_bots ?? [],
       away: r.away ?? [],
       clock: clockOf(r),
+      boardSeed: r.board_seed,
       earlier: r.earlier_seq === null ? null : { seq: r.earlier_seq, requestHash: r.request_hash, response: fromJsonColumn(r.response) },
     };
   }

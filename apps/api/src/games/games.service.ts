@@ -18,7 +18,8 @@ import { startClock, storedTimeControl, type TimeControl } from './time-control.
 import type { GameClockModel, TimeoutPolicyEnum } from './models/time-control.model.js';
 import { gamePlayers, importedSeats, SEAT_PLAYER } from './game-players.js';
 import { botMarksOf, buildRecord, seatNamesOf } from './record.js';
-import { dealFresh } from './dealing.js';
+import { refuseSpectatorOfHeldBoard } from './board-reveal.js';
+import { boardFirstDealer, dealNext, isBoardSeed } from './dealing.js';
 import { eventViews } from './event-views.js';
 import type { GameStatusValue } from './models/enums.js';
 import type { GameEventLog, GameLogEntry } from './models/event-view.model.js';
@@ -34,7 +35,18 @@ export interface StartGameInput {
   timeControl?: TimeControl | null;
   /** Whether the game changes its players' ratings at its end; default false. */
   rated?: boolean;
+  /**
+   * A duplicate board (a tournament's): the game's first dealer and every deal's seed come from the
+   * board's seed (dealing.ts boardFirstDealer, boardDealSeed), so every table on the board holds the
+   * same cards by seat; and its seeds and decks stay withheld, even once it is over, until
+   * `releaseBoard(id)`. `id` is a UUID of the caller's; `seed` as newBoard() makes it.
+   */
+  board?: { id: string; seed: string } | null;
 }
+
+/** Games one releaseGames call releases at most (a board's tables). */
+const RELEASE_MAX = 1000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const SEATS = {
   orderBy: { seat: 'asc' },
@@ -65,8 +77,12 @@ export class GamesService {
     }
     if (new Set(seats.map((s) => s.playerId)).size !== n) throw badInput('A player can hold only one seat of a game');
 
-    const firstDealer = randomInt(n);
-    const first = dealFresh(newGame(rules.value, firstDealer));
+    const board = input.board ?? null;
+    if (board && !isBoardSeed(board.seed)) throw badInput('A board seed is 32 lowercase hex digits', { field: 'board.seed' });
+    if (board && !UUID.test(board.id)) throw badInput('A board id is a UUID', { field: 'board.id' });
+    // On a board, its first dealer: with the same seeds, deal i then has the same dealer and hands by seat at every table.
+    const firstDealer = board ? boardFirstDealer(board.seed, n) : randomInt(n);
+    const first = dealNext(newGame(rules.value, firstDealer), board?.seed ?? null);
     const now = new Date();
     const commit: GameStartCommit = {
       type: 'start',
@@ -78,12 +94,32 @@ export class GamesService {
       seats: seats.map((s) => s.playerId),
       rated: input.rated ?? false,
       first,
+      board,
       clock: input.timeControl ? startClock(input.timeControl, n, currentPlayer(first.state), now) : null,
       now,
     };
     const written = projectCommit(commit);
     await queryRows(tx, gameCommitSql(written));
     return { gameId: commit.gameId, feed: [...written.feed] };
+  }
+
+  /**
+   * Releases duplicate board `boardId`: its games' seeds, decks and records are shown from now on
+   * (to whoever may see a finished game's; a game still in play keeps them until its end). Called by
+   * the tournament once every table has finished the board; in the caller's transaction when given.
+   * Idempotent; answers how many games it released now.
+   */
+  async releaseBoard(boardId: string, tx?: Prisma.TransactionClient): Promise<number> {
+    if (!UUID.test(boardId)) throw badInput('A board id is a UUID', { field: 'boardId' });
+    const released = await (tx ?? this.prisma).game.updateMany({ where: { boardId, revealHeld: true }, data: { revealHeld: false } });
+    return released.count;
+  }
+
+  /** `releaseBoard` by game ids (a board's games as the caller lists them). */
+  async releaseGames(gameIds: readonly string[], tx?: Prisma.TransactionClient): Promise<number> {
+    if (gameIds.length > RELEASE_MAX || gameIds.some((id) => !UUID.test(id))) throw badInput(`Game ids are at most ${RELEASE_MAX} UUIDs`, { field: 'gameIds' });
+    const released = await (tx ?? this.prisma).game.updateMany({ where: { id: { in: [...gameIds] }, revealHeld: true }, data: { revealHeld: false } });
+    return released.count;
   }
 
   /** The game as `viewer` may see it: their seat's view if seated, else the spectator's. */
@@ -104,6 +140,7 @@ export class GamesService {
         updatedAt: true,
         finishedAt: true,
         endSeat: true,
+        revealHeld: true,
         importedBy: true,
         seatNames: true,
         seatBots: true,
@@ -123,13 +160,16 @@ export class GamesService {
     });
     if (!game) throw notFound('Game');
     const over = game.status === 'finished';
+    // A duplicate board's game keeps its seeds until the board is released, its own players' too.
+    const revealed = over && !game.revealHeld;
     const mySeat = game.seats.find((s) => s.playerId === viewer?.id)?.seat ?? null;
+    refuseSpectatorOfHeldBoard(game.revealHeld, mySeat);
     const seatView: SeatView = view(decodeState(game.state), mySeat);
     const deals: DealInfo[] = game.deals.map((d) => ({
       index: d.index,
       dealer: d.dealer,
       seedHash: d.seedHash,
-      seed: over ? d.seed : null,
+      seed: revealed ? d.seed : null,
       contract: d.contract as DealInfo['contract'],
       declarer: d.declarer,
       bid: d.bid as DealInfo['bid'],
@@ -217,10 +257,11 @@ export class GamesService {
   async events(gameId: string, viewer: AuthenticatedPlayer | undefined, afterSeq: number, first = PAGE_MAX): Promise<GameEventLog> {
     const game = await this.prisma.game.findUnique({
       where: { id: gameId },
-      select: { version: true, seats: viewer ? { where: { playerId: viewer.id }, select: { seat: true } } : false },
+      select: { version: true, revealHeld: true, seats: viewer ? { where: { playerId: viewer.id }, select: { seat: true } } : false },
     });
     if (!game) throw notFound('Game');
     const seat = game.seats?.[0]?.seat ?? null;
+    refuseSpectatorOfHeldBoard(game.revealHeld, seat);
     const rows = await this.prisma.gameEvent.findMany({
       where: { gameId, seq: { gt: afterSeq } },
       orderBy: { seq: 'asc' },
@@ -267,8 +308,12 @@ export class GamesService {
     signal?: AbortSignal,
     started?: () => void,
   ): Promise<AsyncIterableIterator<GameLogEntry> | null> {
-    const game = await this.prisma.game.findUnique({ where: { id: gameId }, select: { status: true, version: true } });
+    const game = await this.prisma.game.findUnique({
+      where: { id: gameId },
+      select: { status: true, version: true, revealHeld: true, seats: { where: { playerId: viewer.id }, select: { seat: true } } },
+    });
     if (!game) throw notFound('Game');
+    refuseSpectatorOfHeldBoard(game.revealHeld, game.seats[0]?.seat ?? null);
     if (game.status === 'finished' && afterSeq >= game.version) return null;
     return this.follow(gameId, viewer, afterSeq, signal, started);
   }
@@ -279,6 +324,7 @@ export class GamesService {
       where: { id: gameId },
       select: {
         status: true,
+        revealHeld: true,
         preset: true,
         options: true,
         players: true,
@@ -295,6 +341,9 @@ export class GamesService {
     if (!game) throw notFound('Game');
     if (game.status !== 'finished') {
       throw forbidden('The record of a game in progress would reveal the decks; it is available once the game is over');
+    }
+    if (game.revealHeld) {
+      throw forbidden("The record of a duplicate board's game would reveal the board's decks to tables still playing it; it is available once the board is released");
     }
     // Stored at the game's end (by the history module, with this same builder); built here until then.
     if (game.record) return game.record.record as unknown as GameRecord & { players: string[] };

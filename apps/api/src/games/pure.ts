@@ -2,5 +2,5 @@
 // the game commit's projection, without NestJS, Prisma or a database (the import's replay runs on one). Everything else goes
 // through index.ts.
 export { packed, projectCommit, type ArchivedEntry, type GameProjection } from './game-commit.js';
-export { seedHashOf } from './dealing.js';
+export { boardDealSeed, boardFirstDealer, newBoard, seedHashOf, type Board } from './dealing.js';
 export { buildRecord } from './record.js';

@@ -52,7 +52,10 @@ const GAME_ROW = z.object({
 });
 export type GameRow = z.output<typeof GAME_ROW>;
 
-/** FROM … WHERE … ORDER BY of a games query; `finishedOnly` for the export (a game in play would reveal its decks). */
+/**
+ * FROM … WHERE … ORDER BY of a games query; `finishedOnly` for the export (a game in play would
+ * reveal its decks, and so would a duplicate board's game before the board is released).
+ */
 function gamesFromWhere(q: GamesQuery, finishedOnly: boolean): Prisma.Sql {
   const where: Prisma.Sql[] = [];
   const subject = q.playerIds[0] ?? q.subjectId;
@@ -69,7 +72,8 @@ function gamesFromWhere(q: GamesQuery, finishedOnly: boolean): Prisma.Sql {
   if (q.status === 'active') where.push(Prisma.sql`g.status = 'active'`);
   if (q.status === 'finished') where.push(Prisma.sql`g.status = 'finished' AND g.end_reason IS DISTINCT FROM 'forfeit'`);
   if (q.status === 'forfeited') where.push(Prisma.sql`g.status = 'finished' AND g.end_reason = 'forfeit'`);
-  if (finishedOnly) where.push(Prisma.sql`g.status = 'finished'`);
+  // A duplicate board's game held back: its record would show another table the board's decks.
+  if (finishedOnly) where.push(Prisma.sql`g.status = 'finished' AND NOT g.reveal_held`);
   if (q.rated !== null) where.push(Prisma.sql`g.rated = ${q.rated}::boolean`);
   if (q.imported === true) where.push(Prisma.sql`g.imported_by IS NOT NULL`);
   if (q.imported === false) where.push(Prisma.sql`g.imported_by IS NULL`);

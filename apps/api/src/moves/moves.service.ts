@@ -20,7 +20,7 @@ import { ruleErrorToDomain } from '../common/rule-errors.js';
 import {
   clockAfter,
   dealEntry,
-  dealFresh,
+  dealNext,
   eventViews,
   GameLogBus,
   GameStore,
@@ -154,7 +154,7 @@ export class MovesService {
         moveRetries.inc({ actor: actor.kind });
         continue;
       }
-      this.cache.remember(gameId, { status: result.status, version: result.version, state: commit.state, seats: game.seats, serverBots: game.serverBots, away: game.away, clock: commit.clock });
+      this.cache.remember(gameId, { status: result.status, version: result.version, state: commit.state, seats: game.seats, serverBots: game.serverBots, away: game.away, clock: commit.clock, boardSeed: game.boardSeed });
       // After the commit: followers read what is now durable.
       this.bus.published(gameId, result.version);
       this.feed.published(written.feed, tx);
@@ -261,7 +261,8 @@ function plan(
   ];
   let state = decided.state;
   // A deal just ended and the game goes on: deal the next one in the same write.
-  const next = phase(state) === 'dealing' && !gameEnd(state) ? dealFresh(state) : null;
+  // On a duplicate board, from the board's seed: every table gets the same deck for this deal.
+  const next = phase(state) === 'dealing' && !gameEnd(state) ? dealNext(state, game.boardSeed ?? null) : null;
   if (next) {
     state = next.state;
     entries.push(dealEntry(game.version + 2, next));
@@ -306,7 +307,7 @@ function plan(
 
 /** The game as the move path keeps it, from a read. */
 function storedOf(read: GameRead): StoredGame {
-  return { status: read.status, version: read.version, state: read.state, seats: read.seats, serverBots: read.serverBots, away: read.away, clock: read.clock };
+  return { status: read.status, version: read.version, state: read.state, seats: read.seats, serverBots: read.serverBots, away: read.away, clock: read.clock, boardSeed: read.boardSeed };
 }
 
 /** The SHA-256 of what a request asks for, so that an idempotency key is bound to one request. */

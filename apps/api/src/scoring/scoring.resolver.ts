@@ -1,4 +1,6 @@
 import { Args, ID, Query, Resolver } from '@nestjs/graphql';
+import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
+import { OptionalPlayer } from '../auth/current-player.decorator.js';
 import { Public } from '../auth/public.decorator.js';
 import { ParseUuidPipe } from '../common/parse-uuid.pipe.js';
 import { ScoreSheet } from './models/scoring.model.js';
@@ -10,7 +12,7 @@ export class ScoringResolver {
 
   @Public()
   @Query(() => ScoreSheet, { description: 'Standings and the deal-by-deal history (tricks, scores, running totals) of a game' })
-  scoreSheet(@Args('gameId', { type: () => ID }, ParseUuidPipe) gameId: string): Promise<ScoreSheet> {
-    return this.scoring.scoreSheet(gameId);
+  scoreSheet(@Args('gameId', { type: () => ID }, ParseUuidPipe) gameId: string, @OptionalPlayer() viewer?: AuthenticatedPlayer): Promise<ScoreSheet> {
+    return this.scoring.scoreSheet(gameId, viewer?.id ?? null);
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { notFound } from '../common/errors.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { DealHistory, ScoreSheet } from './models/scoring.model.js';
-import { DEAL_FACTS, gamePlayers, importedSeats, SEAT_PLAYER, type GameEndView } from '../games/index.js';
+import { DEAL_FACTS, gamePlayers, importedSeats, refuseSpectatorOfHeldBoard, SEAT_PLAYER, type GameEndView } from '../games/index.js';
 
 /**
  * Standings and deal history from the projections (Deal, Trick, GameSeat rows) that each move
@@ -13,11 +13,13 @@ import { DEAL_FACTS, gamePlayers, importedSeats, SEAT_PLAYER, type GameEndView }
 export class ScoringService {
   constructor(private readonly prisma: PrismaService) {}
 
-  async scoreSheet(gameId: string): Promise<ScoreSheet> {
+  /** The score sheet as `viewerId` may see it (a duplicate board's game: only its players, until the board is released). */
+  async scoreSheet(gameId: string, viewerId: string | null = null): Promise<ScoreSheet> {
     const game = await this.prisma.game.findUnique({
       where: { id: gameId },
       select: {
         status: true,
+        revealHeld: true,
         totals: true,
         players: true,
         endSeat: true,
@@ -39,6 +41,7 @@ export class ScoringService {
       },
     });
     if (!game) throw notFound('Game');
+    refuseSpectatorOfHeldBoard(game.revealHeld, game.seats.find((s) => s.playerId === viewerId)?.seat ?? null);
     const running = Array.from({ length: game.players }, () => 0);
     const deals: DealHistory[] = game.deals.map((d) => {
       const scores = d.finishedAt ? (d.scores as number[] | null) : null;
