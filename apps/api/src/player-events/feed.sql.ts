@@ -79,7 +79,9 @@ export function feedTailSql(playerId: string, readable: boolean) {
 /**
  * Adds events to players' feeds, as a statement or, given `from`, as part of a data-modifying CTE
  * that selects from `from` (the move's guarded UPDATE), so a write that lost its race adds none.
- * A game's event is unique per (player, game, seq, type): adding it again does nothing.
+ * A game's event is unique per (player, game, seq, type): adding it again does nothing. That key
+ * is each monthly partition's own unique index (docs/decisions/partitions.md), so the conflict
+ * names no columns: a partitioned table has no unique index on them to name.
  */
 export function insertFeedSql(events: readonly NewFeedEvent[], from?: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`INSERT INTO player_events (player_id, type, game_id, lobby_id, seq, payload)
@@ -87,5 +89,5 @@ export function insertFeedSql(events: readonly NewFeedEvent[], from?: Prisma.Sql
       FROM jsonb_to_recordset(${toJsonColumn(events)}::jsonb)
            AS r("playerId" uuid, type varchar, "gameId" uuid, "lobbyId" uuid, seq int, payload jsonb)
            ${from ? Prisma.sql`, ${from}` : Prisma.empty}
-    ON CONFLICT (player_id, game_id, seq, type) DO NOTHING`;
+    ON CONFLICT DO NOTHING`;
 }
