@@ -6,7 +6,9 @@ import { JobQueue } from '../outbox/job-queue.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import {
   createMonthDdl,
-  dropPartitionDdl,
+  detachedMonthsSql,
+  detachPartitionDdl,
+  dropDetachedDdl,
   FEED_LEGACY_PARTITION,
   feedPartitionsSql,
   markPartitionSql,
@@ -95,24 +97,35 @@ export class PartitionsService implements OnModuleInit {
 
   /**
    * Drops, oldest first, the partitions whose every row was made before `cutoff` (and before now:
-   * a partition that may still take a write stays, whatever `cutoff` says), each with the trim
-   * marks of its players raised first, one transaction per partition. Answers the rows they held.
+   * a partition that may still take a write stays, whatever `cutoff` says). Per partition, one
+   * transaction raises its players' trim marks and detaches it, the next drops it; a month left
+   * detached by a run stopped in between is dropped first. Answers the rows they held.
    */
   async dropBefore(cutoff: Date): Promise<number> {
+    await this.dropDetached();
     let rows = 0;
     for (;;) {
-      const dropped = await this.changing(async (run, partitions, db) => {
+      const detached = await this.changing(async (run, partitions, db) => {
         const limit = Math.min(cutoff.getTime(), Date.now());
         const oldest = partitions.find((p) => p.to.getTime() <= limit);
         if (!oldest) return null;
         const [{ n }] = await queryRows(db, markPartitionSql(oldest.name));
-        for (const ddl of dropPartitionDdl(oldest.name)) await run(ddl);
-        this.log.log(`dropped the feed's partition ${oldest.name} (${n} events)`);
-        return n;
+        await run(detachPartitionDdl(oldest.name));
+        return { name: oldest.name, n };
       });
-      if (dropped === null) return rows;
-      rows += dropped;
+      if (detached === null) return rows;
+      await this.prisma.$executeRawUnsafe(dropDetachedDdl(detached.name));
+      this.log.log(`dropped the feed's partition ${detached.name} (${detached.n} events)`);
+      rows += detached.n;
     }
+  }
+
+  /** Drops the months a stopped run detached and did not drop; answers their names. */
+  async dropDetached(): Promise<string[]> {
+    const left = await queryRows(this.prisma, detachedMonthsSql());
+    for (const { name } of left) await this.prisma.$executeRawUnsafe(dropDetachedDdl(name));
+    if (left.length > 0) this.log.log(`dropped the feed's detached partitions ${left.map((l) => l.name).join(', ')}`);
+    return left.map((l) => l.name);
   }
 
   /**

@@ -66,7 +66,30 @@ export function markPartitionSql(name: string) {
   );
 }
 
-/** Takes the partition out of the feed and drops it: a catalog change, however many rows it held. */
-export function dropPartitionDdl(name: string): string[] {
-  return [`ALTER TABLE "${FEED_TABLE}" DETACH PARTITION "${name}"`, `DROP TABLE "${name}"`];
+/** Takes the partition out of the feed: a catalog change, however many rows it holds. */
+export function detachPartitionDdl(name: string): string {
+  return `ALTER TABLE "${FEED_TABLE}" DETACH PARTITION "${name}"`;
+}
+
+/**
+ * Drops a month once detached, in a transaction of its own: unlinking its files takes seconds for
+ * gigabytes, and the detach's lock on the feed must not wait for that.
+ */
+export function dropDetachedDdl(name: string): string {
+  return `DROP TABLE IF EXISTS "${name}"`;
+}
+
+/**
+ * Months detached but not yet dropped (a run stopped between the two): tables named as the feed's
+ * partitions that are no partition of it. Their trim marks were raised before their detach.
+ */
+export function detachedMonthsSql() {
+  return sqlQuery(
+    z.object({ name: z.string() }),
+    Prisma.sql`
+      SELECT c.relname::text AS name FROM pg_class c
+       WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND NOT c.relispartition
+         AND (c.relname ~ ${`^${FEED_TABLE}_y[0-9]{4}m[0-9]{2}$`} OR c.relname = ${FEED_LEGACY_PARTITION})
+       ORDER BY 1`,
+  );
 }

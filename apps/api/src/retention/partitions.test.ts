@@ -19,6 +19,8 @@ const DAY = 86_400_000;
 const base = loadConfig({});
 const month = (at: Date, plus = 0) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + plus, 1));
 const names = (list: { name: string }[]) => list.map((p) => p.name);
+const tables = async (name: string) =>
+  (await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_class WHERE relname = ${name} AND relkind = 'r'`)[0].n;
 
 let t: TestApp;
 let prisma: PrismaService;
@@ -143,5 +145,17 @@ describe('the feed partitions', () => {
     expect(await partitions.dropBefore(new Date(cutoff.getTime() + 1))).toBe(rows);
     expect(names(await partitions.list())).not.toContain(oldest.name);
     expect(await partitions.dropBefore(new Date(cutoff.getTime() + 1))).toBe(0);
+    expect(await tables(oldest.name)).toBe(0);
+  });
+
+  it('drop a month a stopped run detached but did not drop, and nothing else', async () => {
+    const [oldest, next] = await partitions.list();
+    // Stopped between the detach's commit and the drop.
+    await prisma.$executeRawUnsafe(`ALTER TABLE player_events DETACH PARTITION "${oldest.name}"`);
+    await prisma.$executeRawUnsafe(`CREATE TABLE "player_events_y1999m01_notes" (id int)`);
+    expect(await partitions.dropBefore(oldest.to)).toBe(0);
+    expect(await tables(oldest.name)).toBe(0);
+    expect(await tables('player_events_y1999m01_notes')).toBe(1);
+    expect(names(await partitions.list())[0]).toBe(next.name);
   });
 });
