@@ -34,6 +34,28 @@ describe('prisma/migrations', () => {
     expect(await describeCatalog(fromMigrations)).toEqual(expected);
   });
 
+  it('partition the players\' feeds by month, which schema.prisma cannot say (docs/decisions/partitions.md)', async () => {
+    const url = await createTestDatabase({ empty: true });
+    await applyMigrations(url);
+    await withClient(url, async (client) => {
+      const { rows: partitioned } = await client.query(`SELECT c.relname AS table FROM pg_partitioned_table p JOIN pg_class c ON c.oid = p.partrelid ORDER BY 1`);
+      expect(partitioned).toEqual([{ table: 'player_events' }]);
+      // The table of before (every row up to next month's start) and the two months after it, each
+      // with the unique (player_id, game_id, seq, type) that makes feed writes idempotent.
+      const { rows: partitions } = await client.query(`
+        SELECT c.relname AS partition, pg_get_expr(c.relpartbound, c.oid) AS bound,
+               EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indisunique
+                          AND pg_get_indexdef(i.indexrelid) LIKE '%(player_id, game_id, seq, type)') AS idempotent
+          FROM pg_inherits h JOIN pg_class c ON c.oid = h.inhrelid
+         WHERE h.inhparent = 'player_events'::regclass ORDER BY c.relname`);
+      expect(partitions.map((p) => p.partition)).toHaveLength(3);
+      expect(partitions.every((p) => p.idempotent)).toBe(true);
+      const legacy = partitions.find((p) => p.partition === 'player_events_legacy');
+      expect(legacy?.bound).toMatch(/^FOR VALUES FROM \(MINVALUE\) TO/);
+      expect(partitions.filter((p) => /^player_events_y\d{4}m\d{2}$/.test(p.partition))).toHaveLength(2);
+    });
+  });
+
   it('applied at boot, are what `prisma migrate deploy` and `prisma migrate status` accept, and the other way round', async () => {
     const migrations = listMigrations();
     const byBoot = await createTestDatabase({ empty: true });
@@ -125,15 +147,18 @@ async function describeBookkeeping(url: string) {
 /**
  * What the application relies on, in a form to compare: tables, columns (type, nullability, default),
  * indexes, constraints and enums of the public schema, Prisma's bookkeeping table aside. Columns are
- * compared by name, since ALTER TABLE ADD COLUMN puts a column last.
+ * compared by name, since ALTER TABLE ADD COLUMN puts a column last. A partitioned table is described
+ * as the table Prisma sees (its partitions and their indexes aside: schema.prisma cannot model them;
+ * the test above checks them).
  */
 async function describeCatalog(url: string) {
   return withClient(url, async (client) => {
     const query = async (sql: string) => (await client.query(sql)).rows;
     const tables = await query(`
-      SELECT c.relname AS table, c.relkind AS kind
+      SELECT c.relname AS table, CASE c.relkind WHEN 'p' THEN 'r' ELSE c.relkind END AS kind
       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE n.nspname = 'public' AND c.relkind IN ('r', 'v', 'm', 'p', 'S') AND c.relname <> '_prisma_migrations'
+        AND NOT c.relispartition
       ORDER BY 1`);
     const columns = await query(`
       SELECT c.relname AS table, a.attname AS column, format_type(a.atttypid, a.atttypmod) AS type,
@@ -143,16 +168,17 @@ async function describeCatalog(url: string) {
       JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
       LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
       WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped
-        AND c.relname <> '_prisma_migrations'
+        AND c.relname <> '_prisma_migrations' AND NOT c.relispartition
       ORDER BY 1, 2`);
     const indexes = await query(`
-      SELECT tablename AS table, indexname AS index, indexdef AS definition
-      FROM pg_indexes WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'
+      SELECT i.tablename AS table, i.indexname AS index, replace(i.indexdef, ' ON ONLY ', ' ON ') AS definition
+      FROM pg_indexes i JOIN pg_class c ON c.relname = i.tablename AND c.relnamespace = 'public'::regnamespace
+      WHERE i.schemaname = 'public' AND i.tablename <> '_prisma_migrations' AND NOT c.relispartition
       ORDER BY 1, 2`);
     const constraints = await query(`
       SELECT c.relname AS table, k.conname AS constraint, k.contype AS type, pg_get_constraintdef(k.oid) AS definition
       FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = 'public' AND c.relname <> '_prisma_migrations'
+      WHERE n.nspname = 'public' AND c.relname <> '_prisma_migrations' AND NOT c.relispartition
       ORDER BY 1, 2`);
     const enums = await query(`
       SELECT t.typname AS enum, array_agg(e.enumlabel ORDER BY e.enumsortorder) AS labels

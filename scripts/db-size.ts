@@ -86,11 +86,17 @@ async function measure(client: pg.Client): Promise<SizeReport> {
   ).rows;
   const tables = (
     await client.query<{ table: string; heap: string; total: string; indexes: string }>(
+      // A partitioned table (player_events) is counted as the sum of its partitions, which are not
+      // listed apart: its own sizes are zero.
       `SELECT CASE WHEN n.nspname = 'public' THEN c.relname ELSE n.nspname || '.' || c.relname END AS table,
-              pg_relation_size(c.oid)::text AS heap, pg_total_relation_size(c.oid)::text AS total, pg_indexes_size(c.oid)::text AS indexes
+              sum(pg_relation_size(r.oid))::text AS heap, sum(pg_total_relation_size(r.oid))::text AS total,
+              sum(pg_indexes_size(r.oid))::text AS indexes
          FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE c.relkind IN ('r', 'p') AND n.nspname IN ('public', 'graphile_worker')
-        ORDER BY pg_total_relation_size(c.oid) DESC, 1`,
+         CROSS JOIN LATERAL (SELECT c.oid WHERE c.relkind = 'r'
+                             UNION ALL SELECT t.relid FROM pg_partition_tree(c.oid) t WHERE c.relkind = 'p' AND t.isleaf) r
+        WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition AND n.nspname IN ('public', 'graphile_worker')
+        GROUP BY 1
+        ORDER BY sum(pg_total_relation_size(r.oid)) DESC, 1`,
     )
   ).rows;
   const sizes: TableSize[] = [];

@@ -424,7 +424,7 @@ export const settingsSchema = z.object({
       variable: 'FEED_RETENTION_SECONDS',
       section: 'jobs',
       description:
-        "players' feed events (event streams, `myEvents`, what webhooks fan out) older than this are deleted (default: 90 days); `0` keeps them forever. A stream resuming from a deleted event starts at the oldest event kept",
+        "players' feed events (event streams, `myEvents`, what webhooks fan out) older than this are deleted (default: 90 days), by whole months: a month's partition goes once its newest possible event is this old, so an event stays up to a month longer; `0` keeps them forever. A stream resuming from a deleted event starts at the oldest event kept",
     }),
     webhookDeliverySeconds: setting(seconds(0, 315_360_000), '2592000', {
       variable: 'WEBHOOK_DELIVERY_RETENTION_SECONDS',

@@ -49,13 +49,14 @@ export function readFeedSql(playerId: string, after: FeedPlace, limit: number) {
       payload: jsonColumn(z.record(z.string(), z.unknown())),
       created_at: z.date(),
     }),
+    // e.tx, not tx: a bare name in ORDER BY is the output column, here its text.
     Prisma.sql`
-      SELECT id, tx::text AS tx, type, game_id, lobby_id, seq, payload, created_at
-        FROM player_events
-       WHERE player_id = ${playerId}::uuid
-         AND (tx, id) > (${after.tx.toString()}::xid8, ${after.id}::bigint)
-         AND tx < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY tx, id
+      SELECT e.id, e.tx::text AS tx, e.type, e.game_id, e.lobby_id, e.seq, e.payload, e.created_at
+        FROM player_events e
+       WHERE e.player_id = ${playerId}::uuid
+         AND (e.tx, e.id) > (${after.tx.toString()}::xid8, ${after.id}::bigint)
+         AND e.tx < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY e.tx, e.id
        LIMIT ${limit}::int`,
   );
 }
@@ -68,10 +69,10 @@ export function feedTailSql(playerId: string, readable: boolean) {
   return sqlQuery(
     z.object({ tx: z.string(), id: z.bigint() }),
     Prisma.sql`
-      SELECT tx::text AS tx, id FROM player_events
-       WHERE player_id = ${playerId}::uuid
-         ${readable ? Prisma.sql`AND tx < pg_snapshot_xmin(pg_current_snapshot())` : Prisma.empty}
-       ORDER BY tx DESC, id DESC
+      SELECT e.tx::text AS tx, e.id FROM player_events e
+       WHERE e.player_id = ${playerId}::uuid
+         ${readable ? Prisma.sql`AND e.tx < pg_snapshot_xmin(pg_current_snapshot())` : Prisma.empty}
+       ORDER BY e.tx DESC, e.id DESC
        LIMIT 1`,
   );
 }
@@ -79,7 +80,9 @@ export function feedTailSql(playerId: string, readable: boolean) {
 /**
  * Adds events to players' feeds, as a statement or, given `from`, as part of a data-modifying CTE
  * that selects from `from` (the move's guarded UPDATE), so a write that lost its race adds none.
- * A game's event is unique per (player, game, seq, type): adding it again does nothing.
+ * A game's event is unique per (player, game, seq, type): adding it again does nothing. That key
+ * is each monthly partition's own unique index (docs/decisions/partitions.md), so the conflict
+ * names no columns: a partitioned table has no unique index on them to name.
  */
 export function insertFeedSql(events: readonly NewFeedEvent[], from?: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`INSERT INTO player_events (player_id, type, game_id, lobby_id, seq, payload)
@@ -87,5 +90,5 @@ export function insertFeedSql(events: readonly NewFeedEvent[], from?: Prisma.Sql
       FROM jsonb_to_recordset(${toJsonColumn(events)}::jsonb)
            AS r("playerId" uuid, type varchar, "gameId" uuid, "lobbyId" uuid, seq int, payload jsonb)
            ${from ? Prisma.sql`, ${from}` : Prisma.empty}
-    ON CONFLICT (player_id, game_id, seq, type) DO NOTHING`;
+    ON CONFLICT DO NOTHING`;
 }

@@ -6,6 +6,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { registry } from '../metrics/metrics.js';
 import { JobQueue } from '../outbox/job-queue.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { PartitionsService } from './partitions.service.js';
 import {
   deleteDeliveriesSql,
   deleteEndedSql,
@@ -42,7 +43,7 @@ const ENDPOINT_PAGE = 500;
 /**
  * Deletes what has outlived its use, once a day (RETENTION_HOUR_UTC), on one instance: the job
  * queue's cron adds one job per day however many instances run. Players' feed events after
- * FEED_RETENTION_SECONDS, finished webhook deliveries after WEBHOOK_DELIVERY_RETENTION_SECONDS,
+ * FEED_RETENTION_SECONDS (by whole monthly partitions: PartitionsService), finished webhook deliveries after WEBHOOK_DELIVERY_RETENTION_SECONDS,
  * jobs that failed for good after FAILED_JOB_RETENTION_SECONDS, and ended sign-ins, tokens,
  * challenges and codes after EXPIRED_RETENTION_SECONDS; finished games are kept forever. Every
  * delete is a batch of RETENTION_BATCH rows in its own transaction, chosen by age alone, so a run
@@ -57,6 +58,7 @@ export class RetentionService implements OnModuleInit {
   constructor(
     private readonly prisma: PrismaService,
     private readonly jobs: JobQueue,
+    private readonly partitions: PartitionsService,
     config: ConfigService<AppConfig, true>,
   ) {
     this.settings = config.get('retention', { infer: true });
@@ -99,7 +101,19 @@ export class RetentionService implements OnModuleInit {
     }
   }
 
+  /**
+   * The feed's events made before `cutoff`: whole monthly partitions, dropped; and, while the table
+   * of before the partitioning is there, its rows before `cutoff` one batch at a time (a month's
+   * rows wait for their month to go: they are kept up to a month longer than the retention).
+   */
   private async feedEvents(cutoff: Date): Promise<number> {
+    const total = await this.partitions.dropBefore(cutoff);
+    const end = await this.partitions.rowByRowBefore();
+    if (end === null) return total;
+    return total + (await this.feedEventRows(end < cutoff ? end : cutoff));
+  }
+
+  private async feedEventRows(cutoff: Date): Promise<number> {
     const [{ id: below }] = await queryRows(this.prisma, feedKeptFromSql(cutoff));
     let after = 0n;
     let total = 0;
