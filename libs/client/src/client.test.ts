@@ -209,24 +209,41 @@ describe('the socket', () => {
   }, 120_000);
 
   it("renews a session's socket with the next token before the old one expires, without a loss", async () => {
+    // The renewal's wait (minutes) is held here and ended by the test; a short wait (backoff) is real.
     let offset = 0;
-    const clock: Clock = { now: () => Date.now() + offset, sleep: realClock.sleep };
+    const planned: { ms: number; wake: () => void }[] = [];
+    const clock: Clock = {
+      now: () => Date.now() + offset,
+      sleep: (ms, signal) =>
+        ms < 30_000
+          ? realClock.sleep(ms, signal)
+          : new Promise((resolve, reject) => {
+              planned.push({ ms, wake: resolve });
+              signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+            }),
+    };
     const { Recording, opened } = recordingWebSocket();
     const client = new MizerkaClient({ baseUrl: t.baseUrl, clock, webSocket: Recording, reconnect: { minMs: 10, maxMs: 50 } });
     const name = uniqueName('renew');
     await new MizerkaClient({ baseUrl: t.baseUrl }).signUp(name, 'correct horse battery');
-    // Once refreshed, the clock is right again: one renewal by the plan, not a chain of them.
+    // Once refreshed, the clock is right again.
     const session = await client.signIn(name, 'correct horse battery', { onTokens: () => (offset = 0) });
     const states: SocketState[] = [];
     client.onSocketState((state) => states.push(state));
     const gameId = await gameAgainstBots(client);
-    // The access token is due for renewal (60 s before expiry) 3 s from now, as this clock reads.
-    offset = session.renewAt()! - Date.now() - 3000;
     const stop = new AbortController();
     const entries: number[] = [];
     const following = (async () => {
       for await (const entry of client.gameLog(gameId, { signal: stop.signal })) entries.push(entry.seq);
     })();
+    // Connected, the socket plans its renewal for the session's renewAt (60 s before expiry).
+    await until(() => planned.length === 1, 'a renewal planned');
+    const renewAt = session.renewAt()!;
+    expect(planned[0].ms).toBeGreaterThanOrEqual(renewAt - Date.now());
+    expect(planned[0].ms).toBeLessThan(renewAt - Date.now() + 30_000); // planned as it connected, moments ago
+    // That time comes.
+    offset = renewAt - Date.now() + 1000;
+    planned[0].wake();
     // By the plan: the socket opens again with the refreshed token.
     await until(() => opened.length === 2 && opened[1].token !== null, 'renewed by the plan');
     expect(opened[1].token).toBe(session.current.accessToken);
