@@ -1,23 +1,22 @@
-// The client's two ways to the API: GraphQL over fetch for queries and moves, and one graphql-ws
-// socket (the one third-party clients use) for the live game log and the player's feed.
-import { createClient, type Client } from 'graphql-ws';
-import type { TypedDocumentString } from './gql/graphql';
+// The web client's way to the API: @mizerka/client, the SDK every third-party client uses (one
+// client of the API, not two), on this page's own origin. Screens keep their own typed documents
+// (src/gql, from src/operations.graphql) and call `request` and `subscribe` with the credential
+// they hold; the SDK sends them, refreshes a session's token, waits out rate limits, resends a
+// move whose answer was lost with the same key, and keeps the live subscriptions through drops.
+import { MizerkaClient, MizerkaError, newIdempotencyKey, personalToken, type Credentials, type Document, type SocketState } from '@mizerka/client';
 
-/** An error as the API names it (`extensions.code`), or NETWORK when no answer came. */
-export class ApiError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly extensions: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
+/** An error as the API names it (`code`, and `details` such as `retryAfter`), or NETWORK when no answer came. */
+export { MizerkaError as ApiError, newIdempotencyKey };
 
-interface GraphQLResponse<T> {
-  data?: T | null;
-  errors?: { message: string; extensions?: Record<string, unknown> }[];
-}
+export type LinkState = SocketState;
+
+/** Correspondence games last days: the live socket keeps trying, at most every 10 s. */
+const OPTIONS = { baseUrl: '', reconnect: { minMs: 500, maxMs: 10_000 } } as const;
+
+/** Signing in, signing up, a password reset: requests without a credential. */
+const anonymous = new MizerkaClient(OPTIONS);
+
+let current: { credential: string; client: MizerkaClient; personal: boolean; unwire: () => void } | null = null;
 
 let tokenRefused: ((token: string) => void) | null = null;
 
@@ -26,94 +25,114 @@ export function onTokenRefused(listener: (token: string) => void) {
   tokenRefused = listener;
 }
 
-/**
- * A signed-in session's tokens change every few minutes, so screens hold its `credential` (a name
- * that stays the same) and requests and the socket ask for the token of the moment.
- */
-export interface SessionAuth {
-  credential: string;
-  /** The access token to send now (refreshed first when it is about to expire); null when signed out. */
-  token(): Promise<string | null>;
-  /** The API refused `token`: the next one, or null when the session is over. */
-  refused(token: string): Promise<string | null>;
-}
+const stateListeners = new Set<(state: LinkState) => void>();
+const reconnectListeners = new Set<() => void>();
+let linkState: LinkState = 'idle';
 
-let sessionAuth: SessionAuth | null = null;
-
-export function setSessionAuth(auth: SessionAuth | null) {
-  sessionAuth = auth;
-}
-
-function authFor(credential: string | null): SessionAuth | null {
-  return credential !== null && sessionAuth?.credential === credential ? sessionAuth : null;
+function setLinkState(state: LinkState) {
+  linkState = state;
+  for (const listener of stateListeners) listener(state);
 }
 
 /**
- * One GraphQL operation over HTTP; resolves to its data or throws an ApiError. `credential` is a
- * personal token, or a session's credential (useToken): its access token is refreshed before it
- * expires, and once more if the API refuses it.
+ * Who requests and subscriptions are for from now on: `credential` is what screens hold (a personal
+ * token, or a session's name that outlives its refreshed tokens) and `credentials` what the SDK asks
+ * for the token of the moment (a session's, see session.tsx); null: signed out. The previous
+ * player's socket is closed.
  */
-export async function request<R, V>(document: TypedDocumentString<R, V>, variables: V, credential: string | null): Promise<R> {
-  const auth = authFor(credential);
-  let token = auth ? await auth.token() : credential;
+export function signInAs(credential: string | null, credentials?: Credentials) {
+  if (current?.credential === credential) return;
+  current?.unwire();
+  void current?.client.close();
+  current = null;
+  setLinkState('idle');
+  if (credential === null) return;
+  const client = new MizerkaClient({ ...OPTIONS, credentials: credentials ?? personalToken(credential) });
+  const stopState = client.onSocketState(setLinkState);
+  const stopReconnected = client.onReconnected(() => {
+    for (const listener of reconnectListeners) listener();
+  });
+  current = { credential, client, personal: !credentials, unwire: () => (stopState(), stopReconnected()) };
+}
+
+/** The SDK client for `credential`: the signed-in player's, or (a screen's last request after a sign-out) one of its own. */
+function clientFor(credential: string | null): MizerkaClient {
+  if (credential === null) return anonymous;
+  if (current?.credential === credential) return current.client;
+  if (credential.startsWith('session:')) throw new MizerkaError('UNAUTHENTICATED', 'Signed out.');
+  return new MizerkaClient({ ...OPTIONS, token: credential });
+}
+
+/**
+ * One GraphQL operation; resolves to its data or throws an ApiError. `credential` is a personal
+ * token, a session's credential (see signInAs), or null (anonymous). `idempotent`: the variables
+ * carry an idempotency key (a move), so an answer lost on the way is asked again.
+ */
+export async function request<R, V>(document: Document<R, V>, variables: V, credential: string | null, options: { idempotent?: boolean } = {}): Promise<R> {
   try {
-    return await send(document, variables, token);
+    return await clientFor(credential).request(document, variables, { anonymous: credential === null, idempotent: options.idempotent });
   } catch (error) {
-    if (!(error instanceof ApiError) || error.code !== 'UNAUTHENTICATED' || !token) throw error;
-    if (!auth) {
-      tokenRefused?.(token);
-      throw error;
-    }
-    token = await auth.refused(token);
-    if (!token) throw error;
-    return send(document, variables, token);
+    const personal = credential !== null && !credential.startsWith('session:');
+    if (personal && error instanceof MizerkaError && error.code === 'UNAUTHENTICATED') tokenRefused?.(credential);
+    throw error;
   }
 }
 
-async function send<R, V>(document: TypedDocumentString<R, V>, variables: V, token: string | null): Promise<R> {
-  let response: Response;
-  try {
-    response = await fetch('/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ query: document.toString(), variables }),
-    });
-  } catch {
-    throw new ApiError('NETWORK', 'The server cannot be reached. Check your connection; the page retries by itself.');
-  }
-  let body: GraphQLResponse<R>;
-  try {
-    body = (await response.json()) as GraphQLResponse<R>;
-  } catch {
-    throw new ApiError(response.status >= 500 ? 'NETWORK' : 'INTERNAL', `The server answered ${response.status} without a GraphQL result.`);
-  }
-  const first = body.errors?.[0];
-  if (first) {
-    const extensions = first.extensions ?? {};
-    throw new ApiError(typeof extensions.code === 'string' ? extensions.code : 'INTERNAL', first.message, extensions);
-  }
-  if (!body.data) throw new ApiError('INTERNAL', 'The server sent no data.');
-  return body.data;
+/**
+ * A live subscription; returns its unsubscribe. The SDK subscribes again after a dropped socket,
+ * with the variables `resume` makes of the last data (e.g. after its id), else the same ones.
+ */
+export function subscribe<R, V extends Record<string, unknown>>(
+  document: Document<R, V>,
+  variables: V,
+  credential: string,
+  handlers: { next: (data: R) => void; error?: (error: MizerkaError) => void; complete?: () => void; resume?: (data: R, variables: V) => V },
+): () => void {
+  const stop = new AbortController();
+  void (async () => {
+    try {
+      for await (const data of clientFor(credential).subscribe(document, variables, { signal: stop.signal, resume: handlers.resume })) {
+        if (stop.signal.aborted) return;
+        handlers.next(data);
+      }
+      if (!stop.signal.aborted) handlers.complete?.();
+    } catch (error) {
+      if (!stop.signal.aborted) handlers.error?.(error instanceof MizerkaError ? error : new MizerkaError('NETWORK', 'The live connection closed.'));
+    }
+  })();
+  return () => stop.abort();
+}
+
+export function onLinkState(listener: (state: LinkState) => void): () => void {
+  stateListeners.add(listener);
+  listener(linkState);
+  return () => void stateListeners.delete(listener);
+}
+
+/** Called after the socket comes back from a drop: views refetch what they may have missed. */
+export function onReconnected(listener: () => void): () => void {
+  reconnectListeners.add(listener);
+  return () => void reconnectListeners.delete(listener);
 }
 
 /** The words a player reads for an error the API returned. */
 export function describeError(error: unknown): string {
-  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof MizerkaError)) return error instanceof Error ? error.message : String(error);
   switch (error.code) {
     case 'NOT_YOUR_TURN':
       return 'It is not your turn any more; the table has been refreshed.';
     case 'CONFLICT':
       return 'The game moved on before your move arrived; the table has been refreshed, please look and move again.';
     case 'RATE_LIMITED': {
-      const wait = Number(error.extensions.retryAfter);
-      return `Too many requests: please wait${Number.isFinite(wait) && wait > 0 ? ` ${wait} s` : ' a moment'} and try again.`;
+      const wait = error.retryAfter;
+      return `Too many requests: please wait${wait ? ` ${wait} s` : ' a moment'} and try again.`;
     }
     case 'UNAUTHENTICATED':
       return 'Your token is no longer valid (revoked or expired). Sign in again.';
     case 'ILLEGAL_MOVE':
-      return `That move is not allowed (${String(error.extensions.rule ?? error.message)}).`;
+      return `That move is not allowed (${error.rule ?? error.message}).`;
     case 'NETWORK':
-      return error.message;
+      return 'The server cannot be reached. Check your connection; the page retries by itself.';
     default:
       return `${error.message} (${error.code})`;
   }
@@ -121,162 +140,6 @@ export function describeError(error: unknown): string {
 
 /** The words for an error a form's own input caused (a wrong password, a name taken): the server's. */
 export function describeFormError(error: unknown): string {
-  if (error instanceof ApiError && ['UNAUTHENTICATED', 'BAD_INPUT', 'CONFLICT', 'FORBIDDEN', 'NOT_FOUND'].includes(error.code)) return error.message;
+  if (error instanceof MizerkaError && ['UNAUTHENTICATED', 'BAD_INPUT', 'CONFLICT', 'FORBIDDEN', 'NOT_FOUND'].includes(error.code)) return error.message;
   return describeError(error);
-}
-
-/**
- * A fresh idempotency key. crypto.getRandomValues, not randomUUID: a phone on the local network
- * opens the page over plain http, which is no secure context.
- */
-export function newIdempotencyKey(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-export type LinkState = 'idle' | 'connecting' | 'connected' | 'reconnecting';
-
-type Listener = (state: LinkState) => void;
-const listeners = new Set<Listener>();
-const reconnectListeners = new Set<() => void>();
-let linkState: LinkState = 'idle';
-let socket: {
-  credential: string;
-  client: Client;
-  /** The access token the socket connected with. */
-  sent: string | null;
-  /** A session's token refused at connect time: trade it before connecting again. */
-  refused: string | null;
-  /** Closed on purpose to connect again with a refreshed token. */
-  renewing: boolean;
-} | null = null;
-let everConnected = false;
-/** Whether the socket was lost (not closed for idleness) since it last connected. */
-let dropped = false;
-
-function setLinkState(state: LinkState) {
-  linkState = state;
-  for (const listener of listeners) listener(state);
-}
-
-export function onLinkState(listener: Listener): () => void {
-  listeners.add(listener);
-  listener(linkState);
-  return () => listeners.delete(listener);
-}
-
-/** Called after the socket comes back from a drop: views refetch what they may have missed. */
-export function onReconnected(listener: () => void): () => void {
-  reconnectListeners.add(listener);
-  return () => reconnectListeners.delete(listener);
-}
-
-/** Close codes after which retrying cannot help: the token was refused. */
-const FINAL_CLOSES = new Set([4401, 4403]);
-
-/** graphql-ws's own close when the client terminates the socket (here: to take a refreshed token). */
-const TERMINATED = 4499;
-
-function closeCode(event: unknown): number {
-  return typeof event === 'object' && event !== null && 'code' in event ? (event as CloseEvent).code : 0;
-}
-
-/**
- * The socket of the signed-in player. It is keyed by the credential, not the token: a session's
- * socket reads the token of the moment each time it connects, and is closed and opened again
- * (graphql-ws subscribing everything again) when the token is refreshed, before the server closes
- * it as its old token expires.
- */
-function socketFor(credential: string): Client {
-  if (socket?.credential === credential) return socket.client;
-  void socket?.client.dispose();
-  everConnected = false;
-  dropped = false;
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
-  const state = { credential, sent: null as string | null, refused: null as string | null, renewing: false, client: null as unknown as Client };
-  const client = createClient({
-    url,
-    connectionParams: async () => {
-      const auth = authFor(credential);
-      let token = auth ? await auth.token() : credential;
-      if (auth && token && token === state.refused) token = await auth.refused(token);
-      state.refused = null;
-      // Throwing closes the socket for good: the session is over.
-      if (!token) throw new Error('Signed out');
-      state.sent = token;
-      return { authorization: `Bearer ${token}` };
-    },
-    lazy: true,
-    keepAlive: 20_000,
-    // Correspondence games last days: keep trying, at most every 10 s.
-    retryAttempts: Number.MAX_SAFE_INTEGER,
-    retryWait: (retries) =>
-      state.renewing ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 500 * 2 ** Math.min(retries, 5)) * (0.75 + Math.random() / 2))),
-    shouldRetry: (event) => {
-      if (!FINAL_CLOSES.has(closeCode(event))) return true;
-      // A session's token refused as the socket connected: once more, with the next token.
-      if (authFor(credential) && state.sent && state.refused === null) {
-        state.refused = state.sent;
-        return true;
-      }
-      return false;
-    },
-    on: {
-      connected: () => {
-        setLinkState('connected');
-        if (dropped) for (const listener of reconnectListeners) listener();
-        everConnected = true;
-        dropped = false;
-        state.renewing = false;
-      },
-      // 1000: the client closed its idle lazy socket (no subscription left); 4408: the server
-      // closed an idle one. Anything else is a drop the client now retries.
-      closed: (event) => {
-        const code = closeCode(event);
-        const idle = code === 1000 || code === 4408 || FINAL_CLOSES.has(code);
-        if (!idle && everConnected) dropped = true;
-        // Renewing the token is no lost connection to tell the player about.
-        const renewing = state.renewing && code === TERMINATED;
-        setLinkState(idle ? 'idle' : everConnected && !renewing ? 'reconnecting' : 'connecting');
-      },
-    },
-  });
-  state.client = client;
-  socket = state;
-  return client;
-}
-
-/** A session's token was refreshed: a connected socket opens again with it, its subscriptions kept. */
-export function sessionTokenChanged(credential: string, token: string) {
-  if (socket?.credential !== credential || !socket.sent || socket.sent === token || linkState !== 'connected') return;
-  socket.renewing = true;
-  socket.client.terminate();
-}
-
-export function closeSocket() {
-  void socket?.client.dispose();
-  socket = null;
-}
-
-/** A live subscription; returns its unsubscribe. */
-export function subscribe<R, V>(
-  document: TypedDocumentString<R, V>,
-  variables: V,
-  credential: string,
-  handlers: { next: (data: R) => void; error?: (error: ApiError) => void; complete?: () => void },
-): () => void {
-  return socketFor(credential).subscribe<R>(
-    { query: document.toString(), variables: variables as Record<string, unknown> },
-    {
-      next: (message) => {
-        const first = message.errors?.[0];
-        if (first) handlers.error?.(new ApiError(String(first.extensions?.code ?? 'INTERNAL'), first.message, first.extensions ?? {}));
-        else if (message.data) handlers.next(message.data as R);
-      },
-      error: (error) => {
-        const first = Array.isArray(error) ? (error[0] as { message: string; extensions?: Record<string, unknown> } | undefined) : undefined;
-        handlers.error?.(first ? new ApiError(String(first.extensions?.code ?? 'INTERNAL'), first.message, first.extensions ?? {}) : new ApiError('NETWORK', 'The live connection closed.'));
-      },
-      complete: () => handlers.complete?.(),
-    },
-  );
 }

@@ -2,7 +2,7 @@
 // tokens (signing in with a password or a passkey; refreshed as they expire, see token-keeper.ts),
 // or a personal token (a bot's owner signing in with one).
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { ApiError, closeSocket, onTokenRefused, request, sessionTokenChanged, setSessionAuth } from './api';
+import { ApiError, onTokenRefused, request, signInAs } from './api';
 import { RefreshSessionDocument, SignOutDocument } from './gql/graphql';
 import { KEYS, TokenKeeper, type KeptStorage, type SessionTokens, type Stored } from './token-keeper';
 
@@ -60,8 +60,11 @@ let sessions = 0;
 let signedNow: Signed = { token: null, name: null, kind: null };
 
 /**
- * What screens hold for what is stored: a new credential only when who is signed in changes. Set
- * for requests at once (not in an effect): the screens' own effects run first and already ask.
+ * What screens hold for what is stored: a new credential only when who is signed in changes. Given
+ * to the API's client at once (not in an effect): the screens' own effects run first and already ask.
+ * A session's credentials are the keeper's: the token of the moment, the next one when refused, and
+ * word of each refresh, on which the SDK opens the live socket again with the new token before the
+ * server would close it at the old one's expiry.
  */
 function track(stored: Stored | null): Signed {
   const before = signedNow;
@@ -69,16 +72,19 @@ function track(stored: Stored | null): Signed {
   else if (!stored.refreshToken) signedNow = { token: stored.token, name: stored.name, kind: 'personal' };
   else if (before.kind !== 'session' || before.name !== stored.name) signedNow = { token: `session:${++sessions}`, name: stored.name, kind: 'session' };
   if (signedNow !== before) {
-    const credential = signedNow.kind === 'session' ? signedNow.token : null;
-    setSessionAuth(credential ? { credential, token: () => keeper.accessToken(), refused: (token) => keeper.refused(token) } : null);
+    signInAs(
+      signedNow.token,
+      signedNow.kind === 'session'
+        ? {
+            token: () => keeper.accessToken(),
+            refused: (token) => keeper.refused(token),
+            onChange: (listener) => keeper.onChange(() => listener()),
+          }
+        : undefined,
+    );
   }
   return signedNow;
 }
-
-// A refreshed token: the live socket connects again with it.
-keeper.onChange(({ stored }) => {
-  if (signedNow.kind === 'session' && signedNow.token && stored?.refreshToken) sessionTokenChanged(signedNow.token, stored.token);
-});
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [signed, setSigned] = useState<Signed>(() => track(keeper.stored()));
@@ -103,12 +109,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const signIn = useCallback((token: string, name: string) => {
-    closeSocket();
     keeper.keep({ token, name, expiresAt: null, refreshToken: null });
     setNotice(null);
   }, []);
   const signInWithSession = useCallback((tokens: SessionTokens) => {
-    closeSocket();
     keeper.keep({ token: tokens.accessToken, name: tokens.player.name, expiresAt: Date.parse(tokens.accessTokenExpiresAt), refreshToken: tokens.refreshToken });
     setNotice(null);
   }, []);
@@ -116,7 +120,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const stored = keeper.stored();
     // The session ends on the server too (best effort: the tokens are forgotten here either way).
     if (stored?.refreshToken) void request(SignOutDocument, {}, stored.token).catch(() => undefined);
-    closeSocket();
     keeper.keep(null);
   }, []);
   // A revoked or expired personal token is of no use: back to signing in.

@@ -7,6 +7,16 @@ export interface Credentials {
   token(): Promise<string | null>;
   /** The server refused `token` (UNAUTHENTICATED): the token to try instead, or null when there is none. */
   refused(token: string): Promise<string | null>;
+  /**
+   * Optional, for tokens that change (a session): calls `listener` after each new token, so an open
+   * socket renews itself with it before the server closes it. Returns the listener's removal.
+   */
+  onChange?(listener: () => void): () => void;
+  /**
+   * Optional: when `token()` will give the next token (epoch ms; null: never): an open socket asks
+   * for it then, and renews itself with it before the server closes it at the old one's expiry.
+   */
+  renewAt?(): number | null;
 }
 
 /** A personal API token (`register`, `createApiToken`): sent as it is, never refreshed. */
@@ -39,6 +49,7 @@ export interface SessionOptions {
 export class SessionCredentials implements Credentials {
   private refreshing: Promise<SessionTokens> | null = null;
   private ended = false;
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     private tokens: SessionTokens,
@@ -48,6 +59,15 @@ export class SessionCredentials implements Credentials {
   /** The tokens of the moment (to store them). */
   get current(): SessionTokens {
     return { ...this.tokens };
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  renewAt(): number | null {
+    return this.ended ? null : this.tokens.accessTokenExpiresAt - (this.options.refreshBeforeMs ?? 60_000);
   }
 
   async token(): Promise<string | null> {
@@ -76,6 +96,7 @@ export class SessionCredentials implements Credentials {
       .then((next) => {
         this.tokens = next;
         this.options.onTokens?.({ ...next });
+        for (const listener of this.listeners) listener();
         return next;
       })
       .finally(() => {

@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../../test/app.js';
 import { quietFor, waitFor } from '../../../test/wait.js';
@@ -27,7 +27,10 @@ import {
   type Clock,
   type FeedEvent,
   type GameLogEntry,
+  type SocketState,
 } from './index.js';
+import * as sdk from './index.js';
+import { coreScenarios } from './core.test-kit.js';
 // @ts-expect-error: a plain ESM script of the build, without types
 import { generateClientTypes, OUTPUT_FILE } from '../codegen.mjs';
 
@@ -100,42 +103,6 @@ describe('the package', () => {
 });
 
 describe('signing in', () => {
-  it('uses a personal token, and answers typed errors', async () => {
-    const { client } = await botClient();
-    expect(await client.me()).toMatchObject({ kind: 'bot', botLevel: null });
-    const error = await client.game('not-a-uuid').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(MizerkaError);
-    expect(error).toMatchObject({ code: 'BAD_INPUT' });
-    const missing = await client.game('00000000-0000-4000-8000-000000000000').catch((e: unknown) => e);
-    expect(isMizerkaError(missing, 'NOT_FOUND')).toBe(true);
-    const anonymous = new MizerkaClient({ baseUrl: t.baseUrl });
-    expect(await anonymous.me().catch((e: MizerkaError) => e.code)).toBe('UNAUTHENTICATED');
-  });
-
-  it('signs in with a password and trades the refresh token, once, before the access token expires', async () => {
-    let offset = 0;
-    const clock: Clock = { now: () => Date.now() + offset, sleep: realClock.sleep };
-    const client = new MizerkaClient({ baseUrl: t.baseUrl, clock });
-    const name = uniqueName('person');
-    await new MizerkaClient({ baseUrl: t.baseUrl }).signUp(name, 'correct horse battery');
-    const pairs: string[] = [];
-    const session = await client.signIn(name.toUpperCase(), 'correct horse battery', { onTokens: (tokens) => pairs.push(tokens.refreshToken) });
-    const first = session.current;
-    expect((await client.me()).name).toBe(name);
-    expect(pairs).toHaveLength(0);
-
-    // 30 s before expiry (inside the default 60 s margin): three requests at once, one refresh.
-    offset = first.accessTokenExpiresAt - Date.now() - 30_000;
-    const mes = await Promise.all([client.me(), client.me(), client.me()]);
-    expect(mes.map((m) => m.name)).toEqual([name, name, name]);
-    expect(pairs).toHaveLength(1);
-    expect(session.current.accessToken).not.toBe(first.accessToken);
-    // The first refresh token is used up: the server ends a session whose refresh token comes twice.
-    const reused = await t.gql(`mutation($r: String!) { refreshSession(input: { refreshToken: $r }) { accessToken } }`, { r: first.refreshToken });
-    expect(reused.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
-    expect(await client.me().catch((e: MizerkaError) => e.code)).toBe('UNAUTHENTICATED');
-  });
-
   it('signs in a browser app with OAuth PKCE and refreshes its grant', async () => {
     const { client: owner, token } = await botClient();
     const redirectUri = 'http://127.0.0.1:9/callback';
@@ -170,86 +137,141 @@ describe('signing in', () => {
   });
 });
 
-describe('moves', () => {
-  it('sends the version it read and a key; a lost answer is asked again with the same key and done once', async () => {
-    const sent: { key: string; expectedVersion: number }[] = [];
-    let loseNext = false;
-    const lossy: typeof fetch = async (input, init) => {
-      const body = typeof init?.body === 'string' ? init.body : '';
-      const response = await fetch(input, init);
-      if (body.includes('mutation MakeMove')) {
-        const { input: move } = JSON.parse(body).variables;
-        sent.push({ key: move.idempotencyKey, expectedVersion: move.expectedVersion });
-        if (loseNext) {
-          loseNext = false;
-          throw new TypeError('fetch failed'); // the move was done; its answer is lost on the way
-        }
+describe('the socket', () => {
+  /** A WebSocket whose connections this test sees: their URLs and the token each connected with. */
+  function recordingWebSocket() {
+    const opened: { url: string; token: string | null; socket: WebSocket }[] = [];
+    class Recording extends WebSocket {
+      constructor(...args: ConstructorParameters<typeof WebSocket>) {
+        super(...args);
+        const seen = { url: String(args[0]), token: null as string | null, socket: this as WebSocket };
+        opened.push(seen);
+        const send = this.send.bind(this);
+        this.send = ((data: string, ...rest: never[]) => {
+          const message = JSON.parse(String(data)) as { type: string; payload?: { authorization?: string } };
+          if (message.type === 'connection_init') seen.token = message.payload?.authorization?.replace('Bearer ', '') ?? null;
+          return send(data, ...rest);
+        }) as typeof this.send;
       }
-      return response;
-    };
-    const { client } = await botClient({ fetch: lossy });
+    }
+    return { Recording, opened };
+  }
+
+  /** Resolves once `check` holds, looking every 20 ms (for 20 s at most). */
+  async function until(check: () => boolean, what: string) {
+    for (let i = 0; i < 2500 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    if (!check()) throw new Error(`never: ${what}`);
+  }
+
+  it('takes a baseUrl relative to the page (same origin) for requests and the socket', async () => {
+    const page = new URL(`${t.baseUrl}/#/games`);
+    vi.stubGlobal('location', { href: page.href });
+    onTestFinished(() => void vi.unstubAllGlobals());
+    const asked: string[] = [];
+    // What a browser's fetch does with a relative URL: resolve it against the page.
+    const browserFetch: typeof fetch = (input, init) => (asked.push(String(input)), fetch(new URL(String(input), page), init));
+    const { Recording, opened } = recordingWebSocket();
+    const { client } = await botClient({ baseUrl: '', fetch: browserFetch, webSocket: Recording });
     const gameId = await gameAgainstBots(client);
-    const game = await myTurnIn(client, gameId);
-    loseNext = true;
-    const result = await client.move(gameId, choose(game.view.legalMoves!));
-    expect(sent).toHaveLength(2);
-    expect(sent[0]).toEqual({ key: sent[1].key, expectedVersion: game.version });
-    expect(result.version).toBeGreaterThan(game.version);
-    const log = await t.gql(`query($id: ID!) { gameEvents(gameId: $id, after: 0) { entries { seq seat actor } } }`, { id: gameId }, undefined);
-    const mine = log.data!.gameEvents.entries.filter((e: { actor: string }) => e.actor === 'player');
-    expect(mine).toHaveLength(1);
+    for await (const entry of client.gameLog(gameId)) if (entry.seq >= 1) break;
+    expect(asked.every((url) => url === '/graphql')).toBe(true);
+    expect(opened[0].url).toBe(`ws://${page.host}/graphql`);
+    await client.close();
+    expect(() => new MizerkaClient({ baseUrl: 'localhost:3000' })).toThrow(/baseUrl/);
+  }, 60_000);
 
-    // Out of turn, or on a version that is gone: typed errors.
-    const stale = await client.move(gameId, choose(game.view.legalMoves!), { expectedVersion: game.version }).catch((e: unknown) => e);
-    expect(isMizerkaError(stale, 'CONFLICT', 'NOT_YOUR_TURN')).toBe(true);
-    await client.resign(gameId);
-    expect((await client.game(gameId)).status).not.toBe('active');
-  });
-
-  it('play() reads the table again after a CONFLICT and decides again', async () => {
-    let spoil = true;
-    const spoiling: typeof fetch = async (input, init) => {
-      const body = typeof init?.body === 'string' ? init.body : '';
-      if (spoil && body.includes('mutation MakeMove')) {
-        spoil = false;
-        const parsed = JSON.parse(body);
-        parsed.variables.input.expectedVersion -= 1; // as if the clock had moved for us meanwhile
-        return fetch(input, { ...init, body: JSON.stringify(parsed) });
+  it('tells its state (connecting, connected, reconnecting after a loss, idle) and when it is back', async () => {
+    const { Recording, opened } = recordingWebSocket();
+    const { client } = await botClient({ webSocket: Recording });
+    const states: SocketState[] = [];
+    client.onSocketState((state) => states.push(state));
+    let reconnected = 0;
+    client.onReconnected(() => reconnected++);
+    const gameId = await gameAgainstBots(client);
+    const entries: number[] = [];
+    // Entries after the loss: a move of this player once the socket is back (the bots' come anyway).
+    const moving = (async () => {
+      await until(() => opened.length === 2 && client.socketState === 'connected', 'reconnected');
+      const game = await myTurnIn(client, gameId);
+      if (game.status === 'active') await client.play(gameId, (view) => choose(view.legalMoves!));
+    })();
+    for await (const entry of client.gameLog(gameId)) {
+      entries.push(entry.seq);
+      if (entries.length === 1) {
+        await until(() => client.socketState === 'connected', 'connected');
+        opened[0].socket.terminate(); // the network drops it
+        await until(() => client.socketState === 'reconnecting', 'reconnecting');
       }
-      return fetch(input, init);
+      if (entries.length === 3) break;
+    }
+    await moving;
+    expect(entries).toEqual([entries[0], entries[0] + 1, entries[0] + 2]);
+    expect(reconnected).toBe(1);
+    await until(() => client.socketState === 'idle', 'idle after the last subscription');
+    expect(states).toEqual(['idle', 'connecting', 'connected', 'reconnecting', 'connected', 'idle']);
+    await client.close();
+  }, 120_000);
+
+  it("renews a session's socket with the next token before the old one expires, without a loss", async () => {
+    // The renewal's wait (minutes) is held here and ended by the test; a short wait (backoff) is real.
+    let offset = 0;
+    const planned: { ms: number; wake: () => void }[] = [];
+    const clock: Clock = {
+      now: () => Date.now() + offset,
+      sleep: (ms, signal) =>
+        ms < 30_000
+          ? realClock.sleep(ms, signal)
+          : new Promise((resolve, reject) => {
+              planned.push({ ms, wake: resolve });
+              signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+            }),
     };
-    const { client } = await botClient({ fetch: spoiling });
+    const { Recording, opened } = recordingWebSocket();
+    const client = new MizerkaClient({ baseUrl: t.baseUrl, clock, webSocket: Recording, reconnect: { minMs: 10, maxMs: 50 } });
+    const name = uniqueName('renew');
+    await new MizerkaClient({ baseUrl: t.baseUrl }).signUp(name, 'correct horse battery');
+    // Once refreshed, the clock is right again.
+    const session = await client.signIn(name, 'correct horse battery', { onTokens: () => (offset = 0) });
+    const states: SocketState[] = [];
+    client.onSocketState((state) => states.push(state));
     const gameId = await gameAgainstBots(client);
+    const stop = new AbortController();
+    const entries: number[] = [];
+    const following = (async () => {
+      for await (const entry of client.gameLog(gameId, { signal: stop.signal })) entries.push(entry.seq);
+    })();
+    // Connected, the socket plans its renewal for the session's renewAt (60 s before expiry).
+    await until(() => planned.length === 1, 'a renewal planned');
+    const renewAt = session.renewAt()!;
+    expect(planned[0].ms).toBeGreaterThanOrEqual(renewAt - Date.now());
+    expect(planned[0].ms).toBeLessThan(renewAt - Date.now() + 30_000); // planned as it connected, moments ago
+    // That time comes.
+    offset = renewAt - Date.now() + 1000;
+    planned[0].wake();
+    // By the plan: the socket opens again with the refreshed token.
+    await until(() => opened.length === 2 && opened[1].token !== null, 'renewed by the plan');
+    expect(opened[1].token).toBe(session.current.accessToken);
+    expect(opened[1].token).not.toBe(opened[0].token);
+    // By a refresh made elsewhere (a request near expiry, another tab): the same.
+    await until(() => client.socketState === 'connected', 'connected again');
+    await session.refresh();
+    await until(() => opened.length === 3 && opened[2].token === session.current.accessToken, 'renewed after a refresh');
+    await until(() => client.socketState === 'connected', 'connected a third time');
+    // The subscription goes on over the renewed socket: neither gap nor repeat.
+    const before = entries.length;
     await myTurnIn(client, gameId);
-    let decisions = 0;
-    const result = await client.play(gameId, (view) => {
-      decisions++;
-      return choose(view.legalMoves!);
-    });
-    expect(decisions).toBe(2);
-    expect(result?.gameId).toBe(gameId);
-    // Not the caller's move (a player not seated here; the bots may already have brought the
-    // turn back to the seat above): no decision asked, null.
-    const { client: onlooker } = await botClient();
-    expect(await onlooker.play(gameId, () => expect.unreachable(), { attempts: 1 })).toBeNull();
-    await client.resign(gameId);
-  });
+    await client.play(gameId, (view) => choose(view.legalMoves!));
+    await until(() => entries.length > before, 'the move over the renewed socket');
+    stop.abort();
+    await following;
+    expect(entries).toEqual(entries.map((_, i) => entries[0] + i));
+    expect(states).not.toContain('reconnecting');
+    await client.close();
+  }, 120_000);
 });
 
-describe('paging', () => {
-  it('walks every page of a list as an async iterator', async () => {
-    const { client } = await botClient();
-    const preset = 'classic-4';
-    const made = [];
-    for (let i = 0; i < 3; i++) made.push((await client.createLobby({ preset })).id);
-    const seen: string[] = [];
-    let requests = 0;
-    const counting = new MizerkaClient({ baseUrl: t.baseUrl, fetch: (input, init) => (requests++, fetch(input, init)) });
-    for await (const lobby of counting.lobbies({ preset, pageSize: 1 })) seen.push(lobby.id);
-    expect(seen).toEqual(expect.arrayContaining(made));
-    expect(new Set(seen).size).toBe(seen.length);
-    expect(requests).toBeGreaterThanOrEqual(3);
-  });
+describe('core scenarios', () => {
+  coreScenarios(() => sdk, () => t);
 });
 
 // A short game is ~400 log entries (a third of them the bot's moves). On a shared 2-core machine

@@ -1,11 +1,11 @@
 // MizerkaClient: what every client of the API otherwise writes again. GraphQL over fetch for
 // queries and moves, graphql-ws for the live subscriptions, server-sent events over fetch for the
 // REST streams; see docs/decisions/client-sdk.md for why.
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { createClient, type Client as WsClient } from 'graphql-ws';
 import { personalToken, SessionCredentials, type Credentials, type SessionTokens } from './auth.js';
 import { errorFrom, errorFromProblem, isMizerkaError, MizerkaError } from './errors.js';
 import * as ops from './gql/graphql.js';
-import type { TypedDocumentString } from './gql/graphql.js';
 import { refreshOAuth, type OAuthTokens } from './oauth.js';
 import { pages, type Page } from './paging.js';
 import { figuresFromExtensions, figuresFromHeaders, RateLimitGate, realClock, type Clock, type RateLimitFigures } from './rate-limit.js';
@@ -34,8 +34,24 @@ export type Move =
 /** A WebSocket constructor: the browser's, Node 22's global one, or the `ws` package's on Node 20. */
 export type WebSocketConstructor = unknown;
 
+/**
+ * A typed GraphQL document: this package's, or one of a program's own codegen (any
+ * `TypedDocumentString`, whichever codegen made it), or a plain query string.
+ */
+export type Document<R, V> = (DocumentTypeDecoration<R, V> & { toString(): string }) | string;
+
+/**
+ * The live socket as a UI shows it: `idle` (no subscription), `connecting` (the first time),
+ * `connected`, `reconnecting` (it was connected and was lost; subscriptions resume when it is back).
+ * Renewing the socket for a refreshed token is no loss: it stays `connected`.
+ */
+export type SocketState = 'idle' | 'connecting' | 'connected' | 'reconnecting';
+
 export interface ClientOptions {
-  /** The server's root, e.g. http://localhost:3000 (no /graphql, no /api/v1). */
+  /**
+   * The server's root, e.g. http://localhost:3000 (no /graphql, no /api/v1). In a browser it may be
+   * relative to the page's origin: '' (the same origin) or a path such as '/mizerka'.
+   */
   baseUrl: string;
   /** A personal API token; or `credentials` (a session); or neither (anonymous until signIn/register). */
   token?: string;
@@ -47,7 +63,20 @@ export interface ClientOptions {
   rateLimitRetries?: number;
   /** Reconnection delays of the streams: from `minMs`, doubling to `maxMs` (default 250 ms to 15 s). */
   reconnect?: { minMs?: number; maxMs?: number };
+  /** graphql-ws keep-alive pings every this many ms (default 20 s; 0: none). */
+  keepAliveMs?: number;
   clock?: Clock;
+}
+
+export interface RequestOptions {
+  /** Sent without a token even when the client has one. */
+  anonymous?: boolean;
+  /**
+   * The operation carries an idempotency key (makeMove, resign): an answer lost on the way
+   * (NETWORK) is asked again with the same variables, twice at most; the server does it once.
+   */
+  idempotent?: boolean;
+  signal?: AbortSignal;
 }
 
 export interface MoveOptions {
@@ -105,6 +134,10 @@ const toInput = (gameId: string, move: Move): ops.MakeMoveInput => ({ gameId, ..
 /** Close codes of graphql-ws after which reconnecting cannot help (the token refused, a bad request). */
 const FINAL_CLOSES = new Set([4400, 4403, 4409, 1009]);
 
+/** graphql-ws's close code when the client terminates its socket: here only to renew its token. */
+const TERMINATED = 4499;
+
+
 function closeCode(error: unknown): number | null {
   return typeof error === 'object' && error !== null && 'code' in error && typeof (error as { code: unknown }).code === 'number' ? (error as { code: number }).code : null;
 }
@@ -117,9 +150,17 @@ export class MizerkaClient {
   private readonly gate: RateLimitGate;
   private readonly versions = new Map<string, number>();
   private ws: WsClient | null = null;
+  private state: SocketState = 'idle';
+  private readonly stateListeners = new Set<(state: SocketState) => void>();
+  private readonly reconnectListeners = new Set<() => void>();
+  /** Subscriptions running (resuming ones included): none left while lost means idle. */
+  private subscriptions = 0;
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    if (this.baseUrl !== '' && !/^https?:\/\//i.test(this.baseUrl) && !this.baseUrl.startsWith('/')) {
+      throw new TypeError(`baseUrl must be http(s)://… or a path of this origin ('' or '/…'), not ${JSON.stringify(options.baseUrl)}`);
+    }
     this.credentials = options.credentials ?? (options.token ? personalToken(options.token) : null);
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.clock = options.clock ?? realClock;
@@ -131,8 +172,7 @@ export class MizerkaClient {
   /** Use these credentials from now on (a socket already open keeps its own until it reconnects). */
   useCredentials(credentials: Credentials | null): void {
     this.credentials = credentials;
-    void this.ws?.dispose();
-    this.ws = null;
+    void this.close();
   }
 
   /** Registers a player (a bot account with `bot: true`) and uses its personal token, shown only this once. */
@@ -199,7 +239,11 @@ export class MizerkaClient {
    * refreshing it. Any operation of the schema: pass a document of your own (a string or a
    * TypedDocumentString from your own codegen).
    */
-  async request<R, V>(document: TypedDocumentString<R, V> | string, variables: V, options: { anonymous?: boolean; signal?: AbortSignal } = {}): Promise<R> {
+  async request<R, V>(document: Document<R, V>, variables: V, options: RequestOptions = {}): Promise<R> {
+    return options.idempotent ? this.withSameKey(() => this.requestOnce(document, variables, options), options.signal) : this.requestOnce(document, variables, options);
+  }
+
+  private async requestOnce<R, V>(document: Document<R, V>, variables: V, options: RequestOptions): Promise<R> {
     let token = options.anonymous ? null : await this.token();
     let refreshed = false;
     for (let attempt = 0; ; attempt++) {
@@ -333,7 +377,7 @@ export class MizerkaClient {
   async move(gameId: string, move: Move, options: MoveOptions = {}): Promise<MoveResult> {
     const expectedVersion = options.expectedVersion === undefined ? this.versions.get(gameId) : (options.expectedVersion ?? undefined);
     const input = { ...toInput(gameId, move), expectedVersion, idempotencyKey: options.idempotencyKey ?? newIdempotencyKey() };
-    const { makeMove } = await this.withSameKey(() => this.request(ops.MakeMoveDocument, { input }, options), options.signal);
+    const { makeMove } = await this.request(ops.MakeMoveDocument, { input }, { signal: options.signal, idempotent: true });
     this.remember(gameId, makeMove.version);
     return makeMove;
   }
@@ -344,7 +388,7 @@ export class MizerkaClient {
    */
   async resign(gameId: string, options: MoveOptions = {}): Promise<MoveResult> {
     const input = { gameId, expectedVersion: options.expectedVersion ?? undefined, idempotencyKey: options.idempotencyKey ?? newIdempotencyKey() };
-    const { resign } = await this.withSameKey(() => this.request(ops.ResignDocument, { input }, options), options.signal);
+    const { resign } = await this.request(ops.ResignDocument, { input }, { signal: options.signal, idempotent: true });
     this.remember(gameId, resign.version);
     return resign;
   }
@@ -382,97 +426,218 @@ export class MizerkaClient {
 
   // ---- live: graphql-ws --------------------------------------------------------------------
 
+  /** The socket's state of the moment (see SocketState). */
+  get socketState(): SocketState {
+    return this.state;
+  }
+
+  /** Calls `listener` with the socket's state now and at each change; returns its removal. */
+  onSocketState(listener: (state: SocketState) => void): () => void {
+    this.stateListeners.add(listener);
+    listener(this.state);
+    return () => void this.stateListeners.delete(listener);
+  }
+
+  /**
+   * Calls `listener` each time the socket is back after being lost: the subscriptions resume after
+   * their last item, but a view built from queries may want to read itself again.
+   */
+  onReconnected(listener: () => void): () => void {
+    this.reconnectListeners.add(listener);
+    return () => void this.reconnectListeners.delete(listener);
+  }
+
+  private setState(state: SocketState): void {
+    if (state === this.state) return;
+    this.state = state;
+    for (const listener of this.stateListeners) listener(state);
+  }
+
+  /** The socket's URL: from an absolute baseUrl, else from the page's own origin. */
+  private socketUrl(): string {
+    const page = (globalThis as { location?: { href: string } }).location?.href;
+    if (!/^https?:\/\//i.test(this.baseUrl) && !page) throw new TypeError('A relative baseUrl needs a page (location) to resolve against');
+    const url = new URL(`${this.baseUrl}/graphql`, page);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    return url.href;
+  }
+
   private socket(): WsClient {
     if (this.ws) return this.ws;
     const webSocketImpl = this.options.webSocket ?? (globalThis as { WebSocket?: unknown }).WebSocket;
     if (!webSocketImpl) throw new Error("No WebSocket here (Node 20): pass { webSocket: (await import('ws')).default } to MizerkaClient");
     const credentials = this.credentials;
-    this.ws = createClient({
-      url: `${this.baseUrl.replace(/^http/, 'ws')}/graphql`,
+    /** What this socket did: the token it connected with, whether it was ever up, lost, or renewing. */
+    const life = { sent: null as string | null, everConnected: false, lost: false, renewing: false, stopRenewal: () => undefined as void };
+    const client = createClient({
+      url: this.socketUrl(),
       webSocketImpl,
       lazy: true,
+      keepAlive: this.options.keepAliveMs ?? 20_000,
       // Reconnecting is done here, per subscription, so each resumes after its own last id.
       retryAttempts: 0,
       connectionParams: async () => {
         const token = credentials ? await credentials.token() : null;
+        life.sent = token;
         return token ? { authorization: `Bearer ${token}` } : {};
       },
+      on: {
+        connecting: () => {
+          if (this.ws !== client || life.renewing) return;
+          this.setState(life.lost ? 'reconnecting' : 'connecting');
+        },
+        connected: () => {
+          if (this.ws !== client) return;
+          const wasLost = life.lost;
+          life.everConnected = true;
+          life.lost = false;
+          life.renewing = false;
+          this.setState('connected');
+          life.stopRenewal = this.planRenewal(client, credentials, life.sent, () => (life.renewing = true));
+          if (wasLost) for (const listener of this.reconnectListeners) listener();
+        },
+        closed: (event) => {
+          life.stopRenewal();
+          if (this.ws !== client) return;
+          const code = closeCode(event);
+          if (life.renewing && code === TERMINATED) return;
+          life.renewing = false;
+          // 1000: closed when idle (lazy) or by close(); anything else with subscriptions left is a loss they resume from.
+          if (code === 1000 || this.subscriptions === 0) {
+            life.lost = false;
+            this.setState('idle');
+          } else {
+            life.lost ||= life.everConnected;
+            this.setState(life.lost ? 'reconnecting' : 'connecting');
+          }
+        },
+      },
     });
-    return this.ws;
+    this.ws = client;
+    return client;
   }
 
   /**
-   * A subscription that survives a dropped socket: after a close it subscribes again after the
-   * last item received (no gap, no repeat). A token refused (4401) is refreshed first when the
-   * credentials can; an error answer (BAD_INPUT, FORBIDDEN…) is thrown.
+   * While the socket is up, renews it before its token expires (the server closes a socket whose
+   * token expired): when the credentials give another token (refreshed by a request, another tab,
+   * or asked for here at their `renewAt`), the socket is closed and opened again with it at once,
+   * each subscription resuming after its last item. Returns the plan's cancel.
    */
-  private async *resumable<T>(
-    subscribe: (after: string | undefined) => { query: string; variables: Record<string, unknown> },
+  private planRenewal(client: WsClient, credentials: Credentials | null, sent: string | null, renewing: () => void): () => void {
+    if (!credentials || !sent || (!credentials.onChange && !credentials.renewAt)) return () => undefined;
+    const stop = new AbortController();
+    const renewIfChanged = async () => {
+      const token = await credentials.token().catch(() => null);
+      if (stop.signal.aborted || this.ws !== client || !token || token === sent) return;
+      stop.abort();
+      renewing();
+      client.terminate();
+    };
+    const unlisten = credentials.onChange?.(() => void renewIfChanged());
+    const renewAt = credentials.renewAt?.() ?? null;
+    if (renewAt !== null) this.clock.sleep(Math.max(0, renewAt - this.clock.now()), stop.signal).then(renewIfChanged, () => undefined);
+    return () => {
+      stop.abort();
+      unlisten?.();
+    };
+  }
+
+  /**
+   * A subscription that survives a dropped socket: after a close it subscribes again with the
+   * variables `resume` makes of the last item received (no gap, no repeat). A token refused (4401)
+   * is refreshed first when the credentials can; an error answer (BAD_INPUT, FORBIDDEN…) is thrown.
+   */
+  private async *resumable<T, V extends Record<string, unknown>>(
+    query: string,
+    variables: V,
     pick: (data: Record<string, unknown>) => T,
-    idOf: (item: T) => string,
-    options: { after?: string; signal?: AbortSignal; endsOnComplete: boolean; onItem?: (item: T) => void },
+    resume: (item: T, variables: V) => V,
+    options: { signal?: AbortSignal; endsOnComplete: boolean; onItem?: (item: T) => void },
   ): AsyncGenerator<T> {
-    let after = options.after;
+    let current = variables;
     let failures = 0;
-    for (;;) {
-      const credentials = this.credentials;
-      const sent = credentials ? await credentials.token() : null;
-      const iterator = this.socket().iterate(subscribe(after));
-      const stop = () => void iterator.return?.();
-      options.signal?.addEventListener('abort', stop, { once: true });
-      try {
-        for await (const result of iterator) {
-          if (result.errors?.length) {
-            const [first] = result.errors;
-            const { code, ...details } = (first.extensions ?? {}) as Record<string, unknown>;
-            throw errorFrom(code, first.message, details);
+    this.subscriptions++;
+    try {
+      for (;;) {
+        const credentials = this.credentials;
+        const sent = credentials ? await credentials.token() : null;
+        const iterator = this.socket().iterate({ query, variables: current });
+        const stop = () => void iterator.return?.();
+        options.signal?.addEventListener('abort', stop, { once: true });
+        let renewed = false;
+        try {
+          for await (const result of iterator) {
+            if (result.errors?.length) {
+              const [first] = result.errors;
+              const { code, ...details } = (first.extensions ?? {}) as Record<string, unknown>;
+              throw errorFrom(code, first.message, details);
+            }
+            const item = pick(result.data as Record<string, unknown>);
+            current = resume(item, current);
+            failures = 0;
+            options.onItem?.(item);
+            yield item;
           }
-          const item = pick(result.data as Record<string, unknown>);
-          after = idOf(item);
-          failures = 0;
-          options.onItem?.(item);
-          yield item;
-        }
-        if (options.signal?.aborted || options.endsOnComplete) return;
-      } catch (error) {
-        if (error instanceof MizerkaError) {
-          if (error.code !== 'RATE_LIMITED') throw error;
-          this.gate.refused(error.retryAfter ?? 1);
-        } else {
-          const code = closeCode(error);
-          if (code === null || FINAL_CLOSES.has(code)) throw error;
-          if (code === 4401) {
-            const next = sent && credentials ? await credentials.refused(sent) : null;
-            if (!next) throw new MizerkaError('UNAUTHENTICATED', 'The server refused the token of the socket (revoked or expired)');
+          if (options.signal?.aborted || options.endsOnComplete) return;
+        } catch (error) {
+          if (error instanceof MizerkaError) {
+            if (error.code !== 'RATE_LIMITED') throw error;
+            this.gate.refused(error.retryAfter ?? 1);
+          } else {
+            const code = closeCode(error);
+            if (code === null || FINAL_CLOSES.has(code)) throw error;
+            renewed = code === TERMINATED;
+            if (code === 4401) {
+              const next = sent && credentials ? await credentials.refused(sent) : null;
+              if (!next) throw new MizerkaError('UNAUTHENTICATED', 'The server refused the token of the socket (revoked or expired)');
+            }
           }
+        } finally {
+          options.signal?.removeEventListener('abort', stop);
+          // Released whatever ended it: graphql-ws counts a subscription its socket lost as open
+          // until it is, and would never close that socket when idle.
+          stop();
         }
-      } finally {
-        options.signal?.removeEventListener('abort', stop);
+        if (options.signal?.aborted) return;
+        await this.gate.wait(options.signal);
+        // A socket renewed for its token is subscribed again at once; a lost one after a pause.
+        if (!renewed) await this.clock.sleep(this.backoff(failures++), options.signal).catch(() => undefined);
+        if (options.signal?.aborted) return;
       }
-      if (options.signal?.aborted) return;
-      await this.gate.wait(options.signal);
-      await this.clock.sleep(this.backoff(failures++), options.signal).catch(() => undefined);
-      if (options.signal?.aborted) return;
+    } finally {
+      // The last subscription gone while the socket is down: nothing is reconnecting any more.
+      if (--this.subscriptions === 0 && this.state !== 'connected') this.setState('idle');
     }
+  }
+
+  /**
+   * Any subscription of the schema (a document of this package or of a program's own codegen),
+   * resumed after a dropped socket: with the same variables, or those `resume` makes of the last
+   * data received (e.g. `after` its id). Ends when the server completes it; errors are thrown.
+   */
+  subscribe<R, V extends Record<string, unknown>>(document: Document<R, V>, variables: V, options: { resume?: (data: R, variables: V) => V; signal?: AbortSignal } = {}): AsyncGenerator<R> {
+    return this.resumable(document.toString(), variables, (data) => data as R, options.resume ?? ((_data, same) => same), { signal: options.signal, endsOnComplete: true });
   }
 
   /** A game's log after `after` (a seq), then each entry once committed; ends after the game's last entry. */
   gameLog(gameId: string, options: FollowOptions<number> = {}): AsyncGenerator<GameLogEntry> {
     return this.resumable(
-      (after) => ({ query: ops.GameLogDocument.toString(), variables: { gameId, after: Number(after ?? 0) } }),
+      ops.GameLogDocument.toString(),
+      { gameId, after: options.after ?? 0 },
       (data) => data.gameLog as GameLogEntry,
-      (entry) => String(entry.seq),
-      { after: options.after === undefined ? undefined : String(options.after), signal: options.signal, endsOnComplete: true, onItem: (entry) => this.remember(gameId, entry.seq) },
+      (entry, variables) => ({ ...variables, after: entry.seq }),
+      { signal: options.signal, endsOnComplete: true, onItem: (entry) => this.remember(gameId, entry.seq) },
     );
   }
 
   /** The caller's feed (yourTurn, gameFinished…) after `after` (an event id), else from now on. */
   myEvents(options: FollowOptions<string> = {}): AsyncGenerator<FeedEvent> {
-    return this.resumable(
-      (after) => ({ query: ops.MyEventsDocument.toString(), variables: after === undefined ? {} : { after } }),
+    return this.resumable<FeedEvent, { after?: string }>(
+      ops.MyEventsDocument.toString(),
+      options.after === undefined ? {} : { after: options.after },
       (data) => data.myEvents as FeedEvent,
-      (event) => event.id,
-      { after: options.after, signal: options.signal, endsOnComplete: false },
+      (event) => ({ after: event.id }),
+      { signal: options.signal, endsOnComplete: false },
     );
   }
 
@@ -622,8 +787,10 @@ export class MizerkaClient {
 
   /** Closes the socket (the SSE streams end with their signal or a break). */
   async close(): Promise<void> {
-    await this.ws?.dispose();
+    const ws = this.ws;
     this.ws = null;
+    this.setState('idle');
+    await ws?.dispose();
   }
 }
 

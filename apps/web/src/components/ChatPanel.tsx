@@ -113,8 +113,8 @@ function ChatRoomView({ table, room, canWrite }: { table: ChatTable; room: ChatR
           },
         };
         stop = isGame
-            ? subscribe(GameChatDocument, { gameId: tableId, room, after }, token, { ...handlers, next: (d) => merge([d.gameChat]) })
-          : subscribe(LobbyChatDocument, { lobbyId: tableId, room, after }, token, { ...handlers, next: (d) => merge([d.lobbyChat]) });
+            ? subscribe(GameChatDocument, { gameId: tableId, room, after }, token, { ...handlers, next: (d) => merge([d.gameChat]), resume: (d, v) => ({ ...v, after: d.gameChat.seq }) })
+          : subscribe(LobbyChatDocument, { lobbyId: tableId, room, after }, token, { ...handlers, next: (d) => merge([d.lobbyChat]), resume: (d, v) => ({ ...v, after: d.lobbyChat.seq }) });
       })
       .catch((e: unknown) => {
         if (gone) return;

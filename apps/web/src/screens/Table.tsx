@@ -37,6 +37,8 @@ export function TableScreen({ gameId }: { gameId: string }) {
     if (!loaded) return;
     return subscribe(GameLogDocument, { gameId, after: latest.current }, token, {
       next: () => reload(),
+      // After a dropped socket: on from the last entry heard.
+      resume: (data, variables) => ({ ...variables, after: data.gameLog.seq }),
       complete: () => reload(),
       error: (error) => {
         setMessage(describeError(error));
@@ -55,7 +57,7 @@ export function TableScreen({ gameId }: { gameId: string }) {
     } catch (error) {
       setMessage(describeError(error));
       if (error instanceof ApiError && error.code === 'RATE_LIMITED') {
-        const wait = Number(error.extensions.retryAfter) || 5;
+        const wait = error.retryAfter || 5;
         setTimeout(() => setMessage(null), wait * 1000);
       }
       // Refused (CONFLICT, NOT_YOUR_TURN, …): show the game as it now is. An accepted move shows
@@ -72,11 +74,12 @@ export function TableScreen({ gameId }: { gameId: string }) {
         MakeMoveDocument,
         { input: { ...input, gameId, expectedVersion: shown?.version, idempotencyKey: newIdempotencyKey() } },
         token,
+        { idempotent: true },
       );
       setAnswered({ version: makeMove.version, view: makeMove.game });
     });
   const resign = () =>
-    send(() => request(ResignDocument, { input: { gameId, expectedVersion: shown?.version, idempotencyKey: newIdempotencyKey() } }, token));
+    send(() => request(ResignDocument, { input: { gameId, expectedVersion: shown?.version, idempotencyKey: newIdempotencyKey() } }, token, { idempotent: true }));
 
   return (
     <LoadState error={game.data ? null : game.error} loading={!game.data} what="the table">
