@@ -36,6 +36,11 @@ const MAX_START_DELAY_MS = 366 * 24 * 3600 * 1000;
 const hashCode = (code: string) => createHash('sha256').update(code).digest('hex');
 
 type TournamentRow = Prisma.TournamentGetPayload<{ include: { players: true } }>;
+/** What a transaction started: the games (their first turn handed to this instance's bots) and their feed rows, written by the game start itself. */
+interface Started {
+  games: string[];
+  feed: NewFeedEvent[];
+}
 
 /**
  * Tournaments: a field of players, rounds of tables, each table a game started through the normal
@@ -202,7 +207,7 @@ export class TournamentsService implements OnModuleInit {
 
   /** Enters the caller; an invite tournament needs its code. Reaching minPlayers starts one without a start time. */
   async join(callerId: string, id: string, inviteCode?: string | null): Promise<TournamentView> {
-    await this.inTournament(id, async (tx, t) => {
+    await this.inTournament(id, async (tx, t, started) => {
       if (t.visibility === 'invite') {
         const code = inviteCode ? normaliseInviteCode(inviteCode) : null;
         if (code === null || hashCode(code) !== t.inviteCodeHash) throw forbidden('This tournament is joined with its invite code (inviteCode)');
@@ -218,7 +223,7 @@ export class TournamentsService implements OnModuleInit {
         update: { withdrawnAt: null, joinedAt: new Date() },
       });
       const feed = this.updated(t, [...activeIds(t), callerId], 'joined');
-      if (t.startsAt === null && active + 1 >= t.minPlayers) return [...feed, ...(await this.start(tx, id))];
+      if (t.startsAt === null && active + 1 >= t.minPlayers) return [...feed, ...(await this.start(tx, id, started))];
       return feed;
     });
     return this.get(id, callerId);
@@ -266,14 +271,14 @@ export class TournamentsService implements OnModuleInit {
 
   /** The start job: a tournament whose start time has come starts (or is cancelled, short of a table). */
   async startDue(id: string): Promise<void> {
-    await this.inTournament(id, async (tx, t) => (t.status === 'open' ? this.start(tx, id) : []), false);
+    await this.inTournament(id, async (tx, t, started) => (t.status === 'open' ? this.start(tx, id, started) : []), false);
   }
 
   /**
    * Starts the tournament (its row locked): the field is filled with server bots when the organiser
    * allows it (to minPlayers and to whole tables), then round 1 starts. Fewer than a table: cancelled.
    */
-  private async start(tx: Tx, id: string): Promise<NewFeedEvent[]> {
+  private async start(tx: Tx, id: string, started: Started): Promise<NewFeedEvent[]> {
     const t = await tx.tournament.findUniqueOrThrow({ where: { id }, include: { players: true } });
     if (t.status !== 'open') return [];
     const ids = activeIds(t);
@@ -293,14 +298,14 @@ export class TournamentsService implements OnModuleInit {
       return this.updated(t, ids, 'cancelled');
     }
     await tx.tournament.update({ where: { id }, data: { status: 'running', startedAt: new Date() } });
-    return [...this.updated(t, ids, 'started'), ...(await this.startRound(tx, id, 1))];
+    return [...this.updated(t, ids, 'started'), ...(await this.startRound(tx, id, 1, started))];
   }
 
   /**
    * Starts round `number` if it has not started: its key (tournament, number) is inserted first,
    * ON CONFLICT DO NOTHING, so a second start of the same round writes nothing at all.
    */
-  private async startRound(tx: Tx, id: string, number: number): Promise<NewFeedEvent[]> {
+  private async startRound(tx: Tx, id: string, number: number, sink: Started): Promise<NewFeedEvent[]> {
     const t = await tx.tournament.findUniqueOrThrow({ where: { id }, include: { players: true } });
     const options = storedFormatOptions(t.formatOptions);
     const plan = await this.plan(tx, t, number);
@@ -308,8 +313,6 @@ export class TournamentsService implements OnModuleInit {
     const inserted = await tx.$executeRaw`INSERT INTO tournament_rounds (tournament_id, number, deadline, byes)
       VALUES (${id}::uuid, ${number}::smallint, ${deadline}, ${plan.byes}::uuid[]) ON CONFLICT DO NOTHING`;
     if (inserted === 0) return [];
-    const feed: NewFeedEvent[] = [];
-    const humans = new Set(t.players.filter((p) => !p.bot).map((p) => p.playerId));
     for (const [tableNo, table] of plan.tables.entries()) {
       const started = await this.games.startGame(tx, {
         lobbyId: null,
@@ -321,13 +324,14 @@ export class TournamentsService implements OnModuleInit {
       });
       if (!t.vacationAllowed) await tx.game.update({ where: { id: started.gameId }, data: { vacationAllowed: false } });
       await tx.tournamentGame.create({ data: { tournamentId: id, round: number, tableNo, gameId: started.gameId } });
-      feed.push(...started.feed.filter((e) => humans.has(e.playerId)));
+      sink.games.push(started.gameId);
+      sink.feed.push(...started.feed);
     }
     if (deadline) {
       await tx.$executeRaw(setGameJobsSql([{ task: TOURNAMENT_DEADLINE_TASK, key: `tournament-deadline:${id}:${number}`, payload: { tournamentId: id, round: number }, runAt: deadline }]));
     }
     await tx.tournament.update({ where: { id }, data: { round: number } });
-    return [...feed, ...this.updated(t, activeIds(t), 'roundStarted', number)];
+    return this.updated(t, activeIds(t), 'roundStarted', number);
   }
 
   /** The tables of round `number`: round-robin from its schedule, Swiss from the standings so far. */
@@ -382,19 +386,19 @@ export class TournamentsService implements OnModuleInit {
     const entry = await this.prisma.tournamentGame.findUnique({ where: { gameId }, select: { tournamentId: true } });
     if (!entry) return false;
     let counted = false;
-    await this.inTournament(entry.tournamentId, async (tx) => {
+    await this.inTournament(entry.tournamentId, async (tx, _t, started) => {
       const claimed = await tx.$queryRaw<{ round: number }[]>`UPDATE tournament_games tg SET counted_at = now()
         FROM games g WHERE tg.game_id = ${gameId}::uuid AND tg.counted_at IS NULL AND g.id = tg.game_id AND g.status = 'finished'
         RETURNING tg.round`;
       if (claimed.length === 0) return [];
       counted = true;
-      return this.afterCount(tx, entry.tournamentId, claimed[0].round);
+      return this.afterCount(tx, entry.tournamentId, claimed[0].round, started);
     }, false);
     return counted;
   }
 
   /** Once the last game of `round` is counted: the round finishes and the next starts, or the event ends. */
-  private async afterCount(tx: Tx, id: string, round: number): Promise<NewFeedEvent[]> {
+  private async afterCount(tx: Tx, id: string, round: number, started: Started): Promise<NewFeedEvent[]> {
     const t = await tx.tournament.findUniqueOrThrow({ where: { id }, include: { players: true } });
     await this.cacheStandings(tx, t);
     const open = await tx.tournamentGame.count({ where: { tournamentId: id, round, countedAt: null } });
@@ -406,7 +410,7 @@ export class TournamentsService implements OnModuleInit {
       await tx.tournament.update({ where: { id }, data: { status: 'finished', finishedAt: new Date() } });
       return this.updated(t, activeIds(t), 'finished', round);
     }
-    return [...this.updated(t, activeIds(t), 'roundFinished', round), ...(await this.startRound(tx, id, round + 1))];
+    return [...this.updated(t, activeIds(t), 'roundFinished', round), ...(await this.startRound(tx, id, round + 1, started))];
   }
 
   /** The deadline job: every game of the round still under way is forfeited by the seat to move. */
@@ -435,7 +439,8 @@ export class TournamentsService implements OnModuleInit {
    * Runs `change` holding the tournament's row lock; the feed events it answers are written in the
    * same transaction and published after it. `checkExists` false: a missing tournament is no error (jobs).
    */
-  private async inTournament(id: string, change: (tx: Tx, t: TournamentRow) => Promise<NewFeedEvent[]>, checkExists = true): Promise<void> {
+  private async inTournament(id: string, change: (tx: Tx, t: TournamentRow, started: Started) => Promise<NewFeedEvent[]>, checkExists = true): Promise<void> {
+    const started: Started = { games: [], feed: [] };
     const feed = await this.prisma.$transaction(async (tx) => {
       const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM tournaments WHERE id = ${id}::uuid FOR UPDATE`;
       if (locked.length === 0) {
@@ -443,12 +448,13 @@ export class TournamentsService implements OnModuleInit {
         return [];
       }
       const t = await tx.tournament.findUniqueOrThrow({ where: { id }, include: { players: true } });
-      const events = await change(tx, t);
+      const events = await change(tx, t, started);
       await this.feed.add(tx, events);
       return events;
     }, TX_OPTIONS);
-    this.feed.published(feed);
-    if (feed.some((e) => e.type === 'gameStarted')) this.outbox.kick();
+    this.feed.published([...feed, ...started.feed]);
+    // Each new game's first turn: played at once by this instance's bots when theirs (as a lobby's start does).
+    for (const gameId of started.games) this.outbox.committed({ gameId, seq: 1, entries: null });
   }
 
   /** `tournamentUpdated` for these players (people only: a server bot reads no feed). */

@@ -14,10 +14,16 @@ const GET = `query($id: ID!) { tournament(id: $id) { ${T_FIELDS} } }`;
 
 /** Waits for the tournament to reach `status` (bots play at full speed: seconds). */
 async function until(t: TestApp, id: string, status: string) {
-  return waitFor(async () => {
-    const got = (await t.gql(GET, { id })).data!.tournament;
-    return got.status === status && got;
-  }, `tournament ${status}`, 120_000);
+  try {
+    return await waitFor(async () => {
+      const got = (await t.gql(GET, { id })).data!.tournament;
+      return got.status === status && got;
+    }, `tournament ${status}`, 150_000);
+  } catch (error) {
+    const rounds = (await t.rest('GET', `/api/v1/tournaments/${id}/rounds`)).body;
+    const games = await t.app.get(PrismaService).game.findMany({ where: { id: { in: rounds.flatMap((r: { tables: { gameId: string }[] }) => r.tables.map((x) => x.gameId)) } }, select: { id: true, status: true, version: true, toMove: true } });
+    throw new Error(`${String(error)}: ${JSON.stringify({ tournament: (await t.gql(GET, { id })).data!.tournament, games })}`);
+  }
 }
 
 /**
@@ -81,7 +87,7 @@ describe('tournaments', () => {
 
   it('runs a Swiss event of server bots from creation to final standings, and the standings rebuild from the records', async () => {
     const made = await t.gql(CREATE, {
-      input: { name: 'bots swiss', preset: 'short', format: 'swiss', formatOptions: { rounds: 2 }, minPlayers: 6, botLevel: 'random', startsAt: new Date().toISOString() },
+      input: { name: 'bots swiss', preset: 'bidding', options: { target: 10 }, format: 'swiss', formatOptions: { rounds: 2 }, minPlayers: 6, botLevel: 'random', startsAt: new Date().toISOString() },
     }, organiser.token);
     expect(made.errors).toBeUndefined();
     const id = made.data!.createTournament.id as string;
@@ -106,7 +112,7 @@ describe('tournaments', () => {
   it('runs a round-robin of people making moves through the API, with a bot filling the table', async () => {
     const people = await players(t, 2, 'rr');
     const made = await t.gql(CREATE, {
-      input: { name: 'people rr', preset: 'short', format: 'round-robin', minPlayers: 3, maxPlayers: 3, botLevel: 'random', startsAt: new Date(Date.now() + 3_600_000).toISOString() },
+      input: { name: 'people rr', preset: 'bidding', options: { target: 10 }, format: 'round-robin', minPlayers: 3, maxPlayers: 3, botLevel: 'random', startsAt: new Date(Date.now() + 3_600_000).toISOString() },
     }, organiser.token);
     expect(made.errors).toBeUndefined();
     const id = made.data!.createTournament.id as string;
@@ -130,7 +136,7 @@ describe('tournaments', () => {
 
   it('refuses hostile inputs naming the field', async () => {
     const bad = async (input: Record<string, unknown>) => {
-      const answer = await t.rest('POST', '/api/v1/tournaments', { name: 'x', preset: 'short', format: 'swiss', formatOptions: { rounds: 2 }, ...input }, organiser.token);
+      const answer = await t.rest('POST', '/api/v1/tournaments', { name: 'x', preset: 'bidding', options: { target: 10 }, format: 'swiss', formatOptions: { rounds: 2 }, ...input }, organiser.token);
       expect(answer.status).toBe(400);
       return JSON.stringify(answer.body);
     };
@@ -144,13 +150,13 @@ describe('tournaments', () => {
     expect(await bad({ preset: 'nope' })).toContain('preset');
     expect(await bad({ startsAt: 'tomorrow' })).toContain('startsAt');
     expect(await bad({ format: 'arena' })).toContain('format');
-    expect((await t.rest('POST', '/api/v1/tournaments', { name: 'x', preset: 'short', format: 'round-robin' })).status).toBe(401);
+    expect((await t.rest('POST', '/api/v1/tournaments', { name: 'x', preset: 'bidding', options: { target: 10 }, format: 'round-robin' })).status).toBe(401);
     expect((await t.rest('POST', '/api/v1/tournaments/not-a-uuid/join', {}, organiser.token)).status).toBe(400);
   });
 
   it('joins an invite tournament only with its code, and withdraws before the start', async () => {
     const [a, b] = await players(t, 2, 'inv');
-    const made = await t.gql(CREATE, { input: { name: 'friends', preset: 'short', format: 'round-robin', visibility: 'invite', minPlayers: 6 } }, organiser.token);
+    const made = await t.gql(CREATE, { input: { name: 'friends', preset: 'bidding', options: { target: 10 }, format: 'round-robin', visibility: 'invite', minPlayers: 6 } }, organiser.token);
     const { id, inviteCode } = made.data!.createTournament;
     expect(inviteCode).toMatch(/^[A-Z2-9]{8}$/);
     expect((await t.rest('POST', `/api/v1/tournaments/${id}/join`, {}, a.token)).status).toBe(403);
@@ -167,7 +173,7 @@ describe('tournaments', () => {
 
   it('forfeits the remaining games of a player who withdraws during the event', async () => {
     const people = await players(t, 3, 'wd');
-    const made = await t.gql(CREATE, { input: { name: 'withdrawal', preset: 'short', format: 'swiss', formatOptions: { rounds: 2 }, minPlayers: 3, maxPlayers: 3 } }, organiser.token);
+    const made = await t.gql(CREATE, { input: { name: 'withdrawal', preset: 'bidding', options: { target: 10 }, format: 'swiss', formatOptions: { rounds: 2 }, minPlayers: 3, maxPlayers: 3 } }, organiser.token);
     const id = made.data!.createTournament.id as string;
     for (const p of people) expect((await t.rest('POST', `/api/v1/tournaments/${id}/join`, {}, p.token)).status).toBe(200);
     const running = (await t.gql(GET, { id })).data!.tournament;
