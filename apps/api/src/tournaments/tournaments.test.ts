@@ -87,7 +87,7 @@ describe('tournaments', () => {
 
   it('runs a Swiss event of server bots from creation to final standings, and the standings rebuild from the records', async () => {
     const made = await t.gql(CREATE, {
-      input: { name: 'bots swiss', preset: 'bidding', options: { target: 10 }, format: 'swiss', formatOptions: { rounds: 2 }, minPlayers: 6, botLevel: 'random', startsAt: new Date().toISOString() },
+      input: { name: 'bots swiss', preset: 'bidding', options: { target: 1 }, format: 'swiss', formatOptions: { rounds: 2 }, minPlayers: 6, botLevel: 'random', startsAt: new Date().toISOString() },
     }, organiser.token);
     expect(made.errors).toBeUndefined();
     const id = made.data!.createTournament.id as string;
@@ -97,8 +97,8 @@ describe('tournaments', () => {
     expect(done.players.every((p: { bot: boolean }) => p.bot)).toBe(true);
     expect(done.standings.map((s: { games: number }) => s.games)).toEqual([2, 2, 2, 2, 2, 2]);
     expect(done.standings.every((s: { bot: boolean }) => s.bot)).toBe(true);
-    // Two tables of three a round: 2+1+0 points each.
-    expect(done.standings.reduce((sum: number, s: { points: number }) => sum + s.points, 0)).toBe(2 * 2 * 3);
+    // Two tables of three a round: 2+1+0 points each, more when players tie for a place (they share the better one).
+    expect(done.standings.reduce((sum: number, s: { points: number }) => sum + s.points, 0)).toBeGreaterThanOrEqual(2 * 2 * 3);
     const rebuilt = await standingsFromRecords(t, id, 3);
     expect(done.standings.map(({ bot: _bot, ...s }: { bot: boolean }) => s)).toEqual(rebuilt);
     // A repeated delivery of every game's end counts nothing and starts no round.
@@ -112,7 +112,7 @@ describe('tournaments', () => {
   it('runs a round-robin of people making moves through the API, with a bot filling the table', async () => {
     const people = await players(t, 2, 'rr');
     const made = await t.gql(CREATE, {
-      input: { name: 'people rr', preset: 'bidding', options: { target: 10 }, format: 'round-robin', minPlayers: 3, maxPlayers: 3, botLevel: 'random', startsAt: new Date(Date.now() + 3_600_000).toISOString() },
+      input: { name: 'people rr', preset: 'bidding', options: { target: 1 }, format: 'round-robin', minPlayers: 3, maxPlayers: 3, botLevel: 'random', startsAt: new Date(Date.now() + 3_600_000).toISOString() },
     }, organiser.token);
     expect(made.errors).toBeUndefined();
     const id = made.data!.createTournament.id as string;
@@ -136,7 +136,7 @@ describe('tournaments', () => {
 
   it('refuses hostile inputs naming the field', async () => {
     const bad = async (input: Record<string, unknown>) => {
-      const answer = await t.rest('POST', '/api/v1/tournaments', { name: 'x', preset: 'bidding', options: { target: 10 }, format: 'swiss', formatOptions: { rounds: 2 }, ...input }, organiser.token);
+      const answer = await t.rest('POST', '/api/v1/tournaments', { name: 'x', preset: 'bidding', options: { target: 1 }, format: 'swiss', formatOptions: { rounds: 2 }, ...input }, organiser.token);
       expect(answer.status).toBe(400);
       return JSON.stringify(answer.body);
     };
@@ -150,13 +150,13 @@ describe('tournaments', () => {
     expect(await bad({ preset: 'nope' })).toContain('preset');
     expect(await bad({ startsAt: 'tomorrow' })).toContain('startsAt');
     expect(await bad({ format: 'arena' })).toContain('format');
-    expect((await t.rest('POST', '/api/v1/tournaments', { name: 'x', preset: 'bidding', options: { target: 10 }, format: 'round-robin' })).status).toBe(401);
+    expect((await t.rest('POST', '/api/v1/tournaments', { name: 'x', preset: 'bidding', options: { target: 1 }, format: 'round-robin' })).status).toBe(401);
     expect((await t.rest('POST', '/api/v1/tournaments/not-a-uuid/join', {}, organiser.token)).status).toBe(400);
   });
 
   it('joins an invite tournament only with its code, and withdraws before the start', async () => {
     const [a, b] = await players(t, 2, 'inv');
-    const made = await t.gql(CREATE, { input: { name: 'friends', preset: 'bidding', options: { target: 10 }, format: 'round-robin', visibility: 'invite', minPlayers: 6 } }, organiser.token);
+    const made = await t.gql(CREATE, { input: { name: 'friends', preset: 'bidding', options: { target: 1 }, format: 'round-robin', visibility: 'invite', minPlayers: 6 } }, organiser.token);
     const { id, inviteCode } = made.data!.createTournament;
     expect(inviteCode).toMatch(/^[A-Z2-9]{8}$/);
     expect((await t.rest('POST', `/api/v1/tournaments/${id}/join`, {}, a.token)).status).toBe(403);
@@ -173,7 +173,7 @@ describe('tournaments', () => {
 
   it('forfeits the remaining games of a player who withdraws during the event', async () => {
     const people = await players(t, 3, 'wd');
-    const made = await t.gql(CREATE, { input: { name: 'withdrawal', preset: 'bidding', options: { target: 10 }, format: 'swiss', formatOptions: { rounds: 2 }, minPlayers: 3, maxPlayers: 3 } }, organiser.token);
+    const made = await t.gql(CREATE, { input: { name: 'withdrawal', preset: 'bidding', options: { target: 1 }, format: 'swiss', formatOptions: { rounds: 2 }, minPlayers: 3, maxPlayers: 3 } }, organiser.token);
     const id = made.data!.createTournament.id as string;
     for (const p of people) expect((await t.rest('POST', `/api/v1/tournaments/${id}/join`, {}, p.token)).status).toBe(200);
     const running = (await t.gql(GET, { id })).data!.tournament;
