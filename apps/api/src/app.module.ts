@@ -51,6 +51,7 @@ import { rateLimitPlugin } from './rate-limit/rate-limit.plugin.js';
 import { ScoringModule } from './scoring/scoring.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
+import { TournamentsModule } from './tournaments/tournaments.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { VacationsModule } from './vacations/vacations.module.js';
 
@@ -74,6 +75,7 @@ export const FEATURE_MODULES = [
   VacationsModule,
   NotificationsModule,
   RatingsModule,
+  TournamentsModule,
   HistoryModule,
   ProfilesModule,
   OAuthModule,

@@ -22,6 +22,8 @@ const LAYERS: string[][] = [
   ['lobbies', 'moves', 'scoring', 'chat'],
   ['clocks', 'inbox', 'webhooks', 'ratings', 'history', 'bots', 'reminders', 'vacations', 'notifications'],
   ['profiles', 'oauth'],
+  // Events of many games: rounds of tables started through the game start, standings from their ends.
+  ['tournaments'],
   // Web Push: a notice channel; its sends go out as webhooks do.
   ['push'],
   // Deletes what has outlived its retention across the features' tables; nothing imports it.

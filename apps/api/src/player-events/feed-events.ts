@@ -26,6 +26,11 @@ export interface FeedPayloads {
   lobbyJoined: { lobbyId: string; playerId: string; name: string; seat: number };
   /** Someone left a lobby the player is in (or the host removed them). */
   lobbyLeft: { lobbyId: string; playerId: string; name: string; seat: number; removed: boolean };
+  /**
+   * A tournament the player is in changed: someone joined or withdrew, it started, a round began
+   * or ended (the standings moved), or it finished. Read the tournament for the details.
+   */
+  tournamentUpdated: { tournamentId: string; status: string; round: number; change: 'joined' | 'withdrawn' | 'started' | 'roundStarted' | 'roundFinished' | 'finished' | 'cancelled' };
 }
 
 export type FeedEventType = keyof FeedPayloads;
@@ -39,6 +44,7 @@ export const FEED_EVENT_TYPES: readonly FeedEventType[] = [
   'lobbyJoined',
   'lobbyLeft',
   'turnReminder',
+  'tournamentUpdated',
 ];
 
 /** A row to add to a player's feed. */

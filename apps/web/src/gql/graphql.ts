@@ -77,6 +77,7 @@ export type FeedEventType =
   | 'lobbyJoined'
   | 'lobbyLeft'
   | 'timedOut'
+  | 'tournamentUpdated'
   | 'turnReminder'
   | 'yourTurn';
 

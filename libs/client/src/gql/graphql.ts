@@ -66,6 +66,7 @@ export type FeedEventType =
   | 'lobbyJoined'
   | 'lobbyLeft'
   | 'timedOut'
+  | 'tournamentUpdated'
   | 'turnReminder'
   | 'yourTurn';
 

@@ -1,0 +1,184 @@
+import { Float, ID, Int } from '@nestjs/graphql';
+import { Model, Prop } from '../../common/model-field.js';
+import { PRESET_WORDS, TimeControlModel } from '../../games/index.js';
+import { LobbyRuleOptions } from '../../lobbies/models/lobby.model.js';
+
+@Model({ description: 'An entrant of a tournament' })
+export class TournamentEntrant {
+  @Prop(() => ID)
+  playerId!: string;
+
+  @Prop({ description: "A server bot the organiser's bot fill seated" })
+  bot!: boolean;
+
+  @Prop()
+  joinedAt!: Date;
+
+  @Prop(() => Date, { nullable: true, description: 'Withdrawn during the event: paired no more, remaining games forfeited' })
+  withdrawnAt!: Date | null;
+}
+
+@Model({ description: "A player's line of the standings (docs/tournaments.md: points by place, tie-breaks)" })
+export class TournamentStanding {
+  @Prop(() => ID)
+  playerId!: string;
+
+  @Prop(() => Int, { description: '1 = first; players equal on points and tie-breaks share a rank' })
+  rank!: number;
+
+  @Prop(() => Float, { description: 'Points by place (docs/tournaments.md, Scoring), a bye (n-1)/2' })
+  points!: number;
+
+  @Prop(() => [Float], { description: "The format's tie-breaks, in the order of the tournament's tieBreaks; higher is better" })
+  tieBreaks!: number[];
+
+  @Prop(() => Int)
+  games!: number;
+
+  @Prop(() => Int)
+  byes!: number;
+
+  @Prop({ description: 'A server bot that filled a table' })
+  bot!: boolean;
+}
+
+@Model({ description: 'A table of a round: its game' })
+export class TournamentTable {
+  @Prop(() => Int)
+  table!: number;
+
+  @Prop(() => ID)
+  gameId!: string;
+
+  @Prop(() => Int, { nullable: true, description: 'Duplicate: the board played; null otherwise' })
+  board!: number | null;
+
+  @Prop({ description: 'active or finished' })
+  status!: string;
+
+  @Prop(() => [ID], { description: 'The players by seat' })
+  players!: string[];
+
+  @Prop(() => [Int], { nullable: true, description: 'Places by seat (1 = first) once the game is over' })
+  places!: number[] | null;
+
+  @Prop(() => [Int], { description: 'Totals by seat so far' })
+  totals!: number[];
+}
+
+@Model({ description: 'A round of a tournament and its tables' })
+export class TournamentRoundView {
+  @Prop(() => Int)
+  number!: number;
+
+  @Prop({ description: 'running or finished' })
+  status!: string;
+
+  @Prop(() => Date, { nullable: true, description: 'Past it, unfinished games are forfeited by the seat to move' })
+  deadline!: Date | null;
+
+  @Prop()
+  startedAt!: Date;
+
+  @Prop(() => Date, { nullable: true })
+  finishedAt!: Date | null;
+
+  @Prop(() => [ID], { description: 'Players sitting this round out' })
+  byes!: string[];
+
+  @Prop(() => [TournamentTable])
+  tables!: TournamentTable[];
+}
+
+@Model({ description: 'A tournament: rounds of tables whose games start through the normal game start' })
+export class TournamentView {
+  @Prop(() => ID)
+  id!: string;
+
+  @Prop({ example: 'Friday Swiss' })
+  name!: string;
+
+  @Prop(() => ID)
+  creatorId!: string;
+
+  @Prop({ description: `The rules preset: ${PRESET_WORDS}`, example: 'short' })
+  preset!: string;
+
+  @Prop(() => LobbyRuleOptions)
+  options!: Record<string, unknown>;
+
+  @Prop({ description: 'round-robin, swiss, arena or duplicate', example: 'swiss' })
+  format!: string;
+
+  @Prop(() => Int, { nullable: true, description: 'Swiss: the rounds chosen; round-robin: null (its schedule decides)' })
+  rounds!: number | null;
+
+  @Prop(() => Int, { nullable: true, description: 'Minutes a round may last; null: no round deadline' })
+  roundMinutes!: number | null;
+
+  @Prop(() => Int, { description: "Players at a table (the preset's)" })
+  tableSize!: number;
+
+  @Prop(() => TimeControlModel, { nullable: true })
+  timeControl!: TimeControlModel | null;
+
+  @Prop({ description: "Whether a player's vacation stops the clocks of its games" })
+  vacationAllowed!: boolean;
+
+  @Prop(() => Date, { nullable: true, description: 'When it starts; null: when minPlayers have joined' })
+  startsAt!: Date | null;
+
+  @Prop(() => Int)
+  minPlayers!: number;
+
+  @Prop(() => Int)
+  maxPlayers!: number;
+
+  @Prop()
+  rated!: boolean;
+
+  @Prop({ description: 'public or invite' })
+  visibility!: string;
+
+  @Prop(() => String, { nullable: true, description: 'Server bots of this level fill the field at the start; null: people only' })
+  botLevel!: string | null;
+
+  @Prop({ description: 'open, running, finished or cancelled' })
+  status!: string;
+
+  @Prop(() => Int, { description: 'The round under way (0 before the start)' })
+  round!: number;
+
+  @Prop(() => [TournamentEntrant])
+  players!: TournamentEntrant[];
+
+  @Prop(() => [String], { description: 'The names of the standings\' tie-breaks, in order (docs/tournaments.md)' })
+  tieBreaks!: string[];
+
+  @Prop(() => [TournamentStanding], { description: 'Computed from the games counted so far' })
+  standings!: TournamentStanding[];
+
+  @Prop()
+  createdAt!: Date;
+
+  @Prop(() => Date, { nullable: true })
+  startedAt!: Date | null;
+
+  @Prop(() => Date, { nullable: true })
+  finishedAt!: Date | null;
+
+  @Prop(() => String, { nullable: true, description: 'The invite code, in the answer to its creation only (kept as a hash)' })
+  inviteCode!: string | null;
+}
+
+@Model({ description: 'A page of tournaments, newest first' })
+export class TournamentPage {
+  @Prop(() => [TournamentView])
+  items!: TournamentView[];
+
+  @Prop(() => String, { nullable: true, description: 'Pass as `after` for the next page; null on the last page' })
+  nextCursor!: string | null;
+
+  @Prop({ description: 'More tournaments follow this page' })
+  hasMore!: boolean;
+}
