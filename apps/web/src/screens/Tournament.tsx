@@ -226,7 +226,8 @@ function StandingsTable({ tournament: t, name, myId }: { tournament: Tournament;
         Points by place at each table (first of {t.tableSize}: {t.tableSize - 1}, last: 0; a bye {points((t.tableSize - 1) / 2)}). Ties are broken by the sum of the game
         totals, then by games won; players equal on all three share a rank.
       </p>
-      <div className="scroll-x">
+      {/* Focusable: a keyboard scrolls the table sideways on a phone. */}
+      <div className="scroll-x" tabIndex={0} role="region" aria-label="Standings table">
         <table className="list tournament-standings" aria-describedby="tournament-tiebreaks">
           <caption className="sr-only">Standings of {t.name}</caption>
           <thead>

@@ -136,21 +136,23 @@ function CreateTournament({ token }: { token: string }) {
     event.preventDefault();
     setBusy(true);
     setError(null);
+    // Options left at their defaults are left out: the server reads an explicit null as a value.
     const input: CreateTournamentInput = {
       name: name.trim(),
       preset,
       format,
-      formatOptions: { rounds: format === 'swiss' ? rounds : null, roundMinutes: roundMinutes > 0 ? roundMinutes : null },
       options: family === 'contract' ? { mizerkaQuotas } : { target, doubleMisere },
-      minPlayers: minPlayers > 0 ? minPlayers : null,
       maxPlayers,
-      startsAt: startsAt ? new Date(startsAt).toISOString() : null,
       visibility,
       rated,
-      botLevel: botLevel || null,
       vacationAllowed,
-      timeControl: timed ? { moveSeconds: moveMinutes * 60, bankSeconds: bankMinutes * 60, onTimeout } : null,
     };
+    const formatOptions = { ...(format === 'swiss' ? { rounds } : {}), ...(roundMinutes > 0 ? { roundMinutes } : {}) };
+    if (Object.keys(formatOptions).length > 0) input.formatOptions = formatOptions;
+    if (minPlayers > 0) input.minPlayers = minPlayers;
+    if (startsAt) input.startsAt = new Date(startsAt).toISOString();
+    if (botLevel) input.botLevel = botLevel;
+    if (timed) input.timeControl = { moveSeconds: moveMinutes * 60, bankSeconds: bankMinutes * 60, onTimeout };
     try {
       const { createTournament } = await request(CreateTournamentDocument, { input }, token);
       const code = createTournament.inviteCode ?? undefined;
