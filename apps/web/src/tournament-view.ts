@@ -24,7 +24,7 @@ export function namesOf(players: readonly { id: string; name: string }[]): (id: 
 }
 
 export type NextGame =
-  | { kind: 'play'; gameId: string; round: number; table: number }
+  | { kind: 'play'; gameId: string; round: number; /** The API's table index, from 0. */ table: number }
   | { kind: 'bye'; round: number }
   | { kind: 'wait'; round: number }
   | { kind: 'none' };

@@ -186,7 +186,7 @@ function YourNextGame({ tournament: t, rounds, myId }: { tournament: Tournament;
       <h2 id="tournament-next">Your next game</h2>
       {next.kind === 'play' && (
         <p>
-          Round {next.round}, table {next.table}: <a href={href.table(next.gameId)}>Go to your table</a>
+          Round {next.round}, table {next.table + 1}: <a href={href.table(next.gameId)}>Go to your table</a>
         </p>
       )}
       {next.kind === 'bye' && <p>You sit round {next.round} out (a bye). Your next table comes with the next round.</p>}
@@ -286,7 +286,7 @@ function RoundList({ rounds, name, myId }: { rounds: Rounds; name: Name; myId: s
             {round.byes.length > 0 && ` Bye: ${round.byes.map(name).join(', ')}.`}
           </p>
           <ul className="tournament-tables">
-            {round.tables.map((table) => (
+            {round.tables.map(({ table: index, ...table }) => ({ ...table, table: index + 1 })).map((table) => (
               <li key={table.table} data-game={table.gameId}>
                 <h4>
                   Table {table.table}
