@@ -4,11 +4,12 @@
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The workspace packages @mizerka/rules, @mizerka/bots and @mizerka/client (libs/): npm ci links them
+# The workspace packages @mizerka/rules, @mizerka/bots, @mizerka/tournaments and @mizerka/client (libs/): npm ci links them
 # into node_modules. The client SDK is built with the rest but the server does not load it.
 COPY libs/rules/package.json ./libs/rules/
 COPY libs/bots/package.json ./libs/bots/
 COPY libs/client/package.json ./libs/client/
+COPY libs/tournaments/package.json ./libs/tournaments/
 # Install without the prepare step (it builds), then build once the sources are in.
 RUN npm ci --ignore-scripts
 COPY . .
@@ -19,11 +20,13 @@ WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
-# node_modules/@mizerka/{rules,bots} link here; Node loads the compiled libraries from their dist.
+# node_modules/@mizerka/{rules,bots,tournaments} link here; Node loads the compiled libraries from their dist.
 COPY --from=build /app/libs/rules/package.json ./libs/rules/
 COPY --from=build /app/libs/rules/dist/src ./libs/rules/dist/src
 COPY --from=build /app/libs/bots/package.json ./libs/bots/
 COPY --from=build /app/libs/bots/dist/src ./libs/bots/dist/src
+COPY --from=build /app/libs/tournaments/package.json ./libs/tournaments/
+COPY --from=build /app/libs/tournaments/dist/src ./libs/tournaments/dist/src
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/prisma ./prisma
 # The image's own unprivileged user.

@@ -43,6 +43,18 @@ export default tseslint.config(
     },
   },
   {
+    // Tournament pairings and standings are as pure as the rules: the same inputs give the same plan.
+    files: ['libs/tournaments/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['node:*', '@nestjs/*', '@prisma/*', '**/apps/**', '**/libs/**', 'fs', 'path', 'crypto'], message: 'libs/tournaments is pure' }] },
+      ],
+      'no-restricted-globals': ['error', { name: 'Date', message: 'the caller gives the time' }],
+      'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'chance comes from the seed' }],
+    },
+  },
+  {
     // The rules library by its package name (libs/rules/package.json), never by a path into its source.
     files: ['apps/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'prisma/**/*.ts'],
     rules: {
@@ -52,6 +64,7 @@ export default tseslint.config(
           patterns: [
             { group: ['**/libs/rules/src/**'], message: "import '@mizerka/rules'" },
             { group: ['**/libs/bots/src/**'], message: "import '@mizerka/bots'" },
+            { group: ['**/libs/tournaments/src/**'], message: "import '@mizerka/tournaments'" },
           ],
         },
       ],

@@ -189,6 +189,7 @@ describe('the outbox consumer', () => {
       'gameFinished.records',
       'gameFinished.reminders',
       'gameFinished.stats',
+      'gameFinished.tournaments',
       'turnBegan.bots',
       'turnBegan.clocks',
       'turnBegan.reminders',

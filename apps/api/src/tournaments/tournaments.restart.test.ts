@@ -23,7 +23,7 @@ describe('tournaments across a restart', () => {
     const first = await startTestApp(NO_JOBS, databaseUrl);
     apps.push(first);
     const [organiser, ...people] = await players(first, 4, 'rs');
-    const made = await first.rest('POST', '/api/v1/tournaments', { name: 'restart', preset: 'bidding', options: { target: 10 }, format: 'swiss', formatOptions: { rounds: 2 }, minPlayers: 3, maxPlayers: 3 }, organiser.token);
+    const made = await first.rest('POST', '/api/v1/tournaments', { name: 'restart', preset: 'bidding', options: { target: 1 }, format: 'swiss', formatOptions: { rounds: 2 }, minPlayers: 3, maxPlayers: 3 }, organiser.token);
     expect(made.status).toBe(201);
     const id = made.body.id as string;
     for (const p of people) expect((await first.rest('POST', `/api/v1/tournaments/${id}/join`, {}, p.token)).status).toBe(200);

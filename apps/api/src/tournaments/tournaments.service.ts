@@ -19,7 +19,7 @@ import type { NewFeedEvent } from '../player-events/feed-events.js';
 import { PlayerEventsService } from '../player-events/player-events.service.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { pickServerBot } from '../bots/bot-players.js';
-import { meetings, roundRobinRounds, standings, swissRound, type GameResult, type RoundPlan, type Standing } from './formats.js';
+import { gameResult, roundRobinRounds, standings, swissRound, TIE_BREAKS, type GameResult, type RoundPlan, type RunningFormat, type Standing } from './formats.js';
 import { checkFormatOptions, MAX_TOURNAMENT_PLAYERS, RUNNING_FORMATS, storedFormatOptions, TOURNAMENT_FORMATS, type TournamentFormat } from './tournament-options.js';
 import type { CreateTournamentInput, ListTournamentsArgs } from './dto/tournament.inputs.js';
 import type { TournamentPage, TournamentRoundView, TournamentView } from './models/tournament.model.js';
@@ -341,20 +341,18 @@ export class TournamentsService implements OnModuleInit {
       // The schedule is made from the field at the start (in joining order) and kept: a withdrawn
       // player's table plays without them only if still a table; otherwise the round is re-planned.
       const field = t.players.slice().sort((a, b) => a.joinedAt.getTime() - b.joinedAt.getTime() || (a.playerId < b.playerId ? -1 : 1)).map((p) => p.playerId);
-      const plan = roundRobinRounds(field, t.tableSize)[number - 1];
+      const plan = roundRobinRounds(field, t.tableSize, storedFormatOptions(t.formatOptions).rounds)[number - 1];
       if (plan && plan.tables.every((table) => table.every((p) => active.includes(p)))) return plan;
     }
     const results = await this.results(tx, t.id);
-    const rounds = await tx.tournamentRound.findMany({ where: { tournamentId: t.id }, select: { byes: true } });
-    const table = standings(active, t.tableSize, results, rounds.map((r) => r.byes));
-    const byeCounts = new Map(table.map((s) => [s.playerId, s.byes]));
-    return swissRound(active, t.tableSize, new Map(table.map((s) => [s.playerId, s.points])), byeCounts, meetings(results));
+    const table = standings('swiss', active, t.tableSize, results, await this.byes(tx, t.id));
+    return swissRound(active, t.tableSize, table, results, `${t.id}:${number}`);
   }
 
   /** Rounds to play: Swiss as chosen, round-robin as its schedule for the starting field. */
   private roundCount(t: TournamentRow): number {
     const options = storedFormatOptions(t.formatOptions);
-    if (t.format === 'round-robin') return options.rounds ?? roundRobinRounds(t.players.map((p) => p.playerId), t.tableSize).length;
+    if (t.format === 'round-robin') return roundRobinRounds(t.players.map((p) => p.playerId), t.tableSize, options.rounds).length;
     return options.rounds ?? 1;
   }
 
@@ -363,10 +361,17 @@ export class TournamentsService implements OnModuleInit {
     const rows = await db.tournamentGame.findMany({ where: { tournamentId: id, countedAt: { not: null } }, select: { round: true, gameId: true } });
     const games = await db.game.findMany({
       where: { id: { in: rows.map((r) => r.gameId) } },
-      select: { id: true, totals: true, seats: { orderBy: { seat: 'asc' }, select: { playerId: true, place: true } } },
+      select: { id: true, totals: true, endSeat: true, seats: { orderBy: { seat: 'asc' }, select: { playerId: true } } },
     });
     const round = new Map(rows.map((r) => [r.gameId, r.round]));
-    return games.map((g) => ({ round: round.get(g.id)!, players: g.seats.map((s) => s.playerId), places: g.seats.map((s) => (s.place ?? 1) - 1), totals: g.totals }));
+    return games
+      .map((g) => gameResult(round.get(g.id)!, g.seats.map((s) => s.playerId), g.totals, g.endSeat))
+      .sort((a, b) => a.round - b.round || (a.table[0] < b.table[0] ? -1 : 1));
+  }
+
+  private async byes(db: Tx | PrismaService, id: string): Promise<{ round: number; playerId: string }[]> {
+    const rounds = await db.tournamentRound.findMany({ where: { tournamentId: id }, select: { number: true, byes: true }, orderBy: { number: 'asc' } });
+    return rounds.flatMap((r) => r.byes.map((playerId) => ({ round: r.number, playerId })));
   }
 
   /** The standings recomputed from the games (what the cache on the tournament's row holds). */
@@ -430,8 +435,7 @@ export class TournamentsService implements OnModuleInit {
 
   private async cacheStandings(tx: Tx, t: TournamentRow): Promise<void> {
     const results = await this.results(tx, t.id);
-    const rounds = await tx.tournamentRound.findMany({ where: { tournamentId: t.id }, select: { byes: true } });
-    const table = standings(t.players.map((p) => p.playerId), t.tableSize, results, rounds.map((r) => r.byes));
+    const table = standings(t.format as RunningFormat, t.players.map((p) => p.playerId), t.tableSize, results, await this.byes(tx, t.id));
     await tx.tournament.update({ where: { id: t.id }, data: { standings: table as unknown as Prisma.InputJsonArray } });
   }
 
@@ -497,6 +501,7 @@ export class TournamentsService implements OnModuleInit {
         .slice()
         .sort((a, b) => a.joinedAt.getTime() - b.joinedAt.getTime())
         .map((p) => ({ playerId: p.playerId, bot: p.bot, joinedAt: p.joinedAt, withdrawnAt: p.withdrawnAt })),
+      tieBreaks: [...(TIE_BREAKS[t.format as RunningFormat] ?? [])],
       standings: (t.standings as unknown as Standing[]).map((s) => ({ ...s, bot: t.players.some((p) => p.playerId === s.playerId && p.bot) })),
       createdAt: t.createdAt,
       startedAt: t.startedAt,

@@ -1,14 +1,14 @@
-import { parseRecord, placesOf, replay } from '@mizerka/rules';
+import { parseRecord, replay } from '@mizerka/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { FAST, waitFor } from '../bots/bots.test-kit.js';
 import { MAKE_MOVE, pickMove, players, rng, TURN_QUERY, type TestPlayer } from '../games/games.test-kit.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { standings, type GameResult } from './formats.js';
+import { gameResult, standings, type GameResult, type RunningFormat } from './formats.js';
 import { TournamentsService } from './tournaments.service.js';
 
 const T_FIELDS = `id status round format tableSize botLevel players { playerId bot withdrawnAt }
-  standings { playerId rank points games byes scoreSum wins bot }`;
+  standings { playerId rank points tieBreaks games byes bot }`;
 const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { ${T_FIELDS} inviteCode } }`;
 const GET = `query($id: ID!) { tournament(id: $id) { ${T_FIELDS} } }`;
 
@@ -22,7 +22,7 @@ async function until(t: TestApp, id: string, status: string) {
   } catch (error) {
     const rounds = (await t.rest('GET', `/api/v1/tournaments/${id}/rounds`)).body;
     const games = await t.app.get(PrismaService).game.findMany({ where: { id: { in: rounds.flatMap((r: { tables: { gameId: string }[] }) => r.tables.map((x) => x.gameId)) } }, select: { id: true, status: true, version: true, toMove: true } });
-    throw new Error(`${String(error)}: ${JSON.stringify({ tournament: (await t.gql(GET, { id })).data!.tournament, games })}`);
+    throw new Error(`${String(error)}: ${JSON.stringify({ tournament: (await t.gql(GET, { id })).data!.tournament, games })}`, { cause: error });
   }
 }
 
@@ -31,7 +31,7 @@ async function until(t: TestApp, id: string, status: string) {
  * mizerka-record/1): each record replayed by the rules for its totals and places, its seats mapped
  * to players by the names the record holds, the byes from the rounds.
  */
-async function standingsFromRecords(t: TestApp, id: string, tableSize: number) {
+async function standingsFromRecords(t: TestApp, id: string, format: RunningFormat, tableSize: number) {
   const rounds = (await t.rest('GET', `/api/v1/tournaments/${id}/rounds`)).body as { number: number; byes: string[]; tables: { gameId: string }[] }[];
   const tournament = (await t.rest('GET', `/api/v1/tournaments/${id}`)).body as { players: { playerId: string }[] };
   const names = await t.app.get(PrismaService).player.findMany({ where: { id: { in: tournament.players.map((p) => p.playerId) } }, select: { id: true, name: true } });
@@ -46,11 +46,10 @@ async function standingsFromRecords(t: TestApp, id: string, tableSize: number) {
       const replayed = replay(record.value);
       if (!replayed.ok) throw new Error(JSON.stringify(replayed.error));
       const { totals, end } = replayed.value.outcome;
-      const places = placesOf(totals, end?.seat ?? null).map((p) => p - 1);
-      results.push({ round: round.number, players: record.value.players!.map((n) => idOfName.get(n)!), places, totals });
+      results.push(gameResult(round.number, record.value.players!.map((n) => idOfName.get(n)!), totals, end?.seat ?? null));
     }
   }
-  return standings(tournament.players.map((p) => p.playerId), tableSize, results, rounds.map((r) => r.byes));
+  return standings(format, tournament.players.map((p) => p.playerId), tableSize, results, rounds.flatMap((r) => r.byes.map((playerId) => ({ round: r.number, playerId }))));
 }
 
 /** Plays every turn of `person` in the tournament's games until the tournament is over. */
@@ -87,7 +86,7 @@ describe('tournaments', () => {
 
   it('runs a Swiss event of server bots from creation to final standings, and the standings rebuild from the records', async () => {
     const made = await t.gql(CREATE, {
-      input: { name: 'bots swiss', preset: 'bidding', options: { target: 10 }, format: 'swiss', formatOptions: { rounds: 2 }, minPlayers: 6, botLevel: 'random', startsAt: new Date().toISOString() },
+      input: { name: 'bots swiss', preset: 'bidding', options: { target: 1 }, format: 'swiss', formatOptions: { rounds: 2 }, minPlayers: 6, botLevel: 'random', startsAt: new Date().toISOString() },
     }, organiser.token);
     expect(made.errors).toBeUndefined();
     const id = made.data!.createTournament.id as string;
@@ -97,9 +96,7 @@ describe('tournaments', () => {
     expect(done.players.every((p: { bot: boolean }) => p.bot)).toBe(true);
     expect(done.standings.map((s: { games: number }) => s.games)).toEqual([2, 2, 2, 2, 2, 2]);
     expect(done.standings.every((s: { bot: boolean }) => s.bot)).toBe(true);
-    // Two tables of three a round: 2+1+0 points each.
-    expect(done.standings.reduce((sum: number, s: { points: number }) => sum + s.points, 0)).toBe(2 * 2 * 3);
-    const rebuilt = await standingsFromRecords(t, id, 3);
+    const rebuilt = await standingsFromRecords(t, id, 'swiss', 3);
     expect(done.standings.map(({ bot: _bot, ...s }: { bot: boolean }) => s)).toEqual(rebuilt);
     // A repeated delivery of every game's end counts nothing and starts no round.
     const service = t.app.get(TournamentsService);
@@ -112,7 +109,7 @@ describe('tournaments', () => {
   it('runs a round-robin of people making moves through the API, with a bot filling the table', async () => {
     const people = await players(t, 2, 'rr');
     const made = await t.gql(CREATE, {
-      input: { name: 'people rr', preset: 'bidding', options: { target: 10 }, format: 'round-robin', minPlayers: 3, maxPlayers: 3, botLevel: 'random', startsAt: new Date(Date.now() + 3_600_000).toISOString() },
+      input: { name: 'people rr', preset: 'bidding', options: { target: 1 }, format: 'round-robin', minPlayers: 3, maxPlayers: 3, botLevel: 'random', startsAt: new Date(Date.now() + 3_600_000).toISOString() },
     }, organiser.token);
     expect(made.errors).toBeUndefined();
     const id = made.data!.createTournament.id as string;
@@ -126,7 +123,7 @@ describe('tournaments', () => {
     const done = await until(t, id, 'finished');
     expect(done.players.filter((p: { bot: boolean }) => p.bot)).toHaveLength(1);
     expect(done.standings.map((s: { games: number }) => s.games)).toEqual([1, 1, 1]);
-    const rebuilt = await standingsFromRecords(t, id, 3);
+    const rebuilt = await standingsFromRecords(t, id, 'round-robin', 3);
     expect(done.standings.map(({ bot: _bot, ...s }: { bot: boolean }) => s)).toEqual(rebuilt);
     const mine = await t.rest('GET', '/api/v1/me/tournaments', undefined, people[0].token);
     expect(mine.body.items.map((x: { id: string }) => x.id)).toContain(id);
@@ -136,7 +133,7 @@ describe('tournaments', () => {
 
   it('refuses hostile inputs naming the field', async () => {
     const bad = async (input: Record<string, unknown>) => {
-      const answer = await t.rest('POST', '/api/v1/tournaments', { name: 'x', preset: 'bidding', options: { target: 10 }, format: 'swiss', formatOptions: { rounds: 2 }, ...input }, organiser.token);
+      const answer = await t.rest('POST', '/api/v1/tournaments', { name: 'x', preset: 'bidding', options: { target: 1 }, format: 'swiss', formatOptions: { rounds: 2 }, ...input }, organiser.token);
       expect(answer.status).toBe(400);
       return JSON.stringify(answer.body);
     };
@@ -150,13 +147,13 @@ describe('tournaments', () => {
     expect(await bad({ preset: 'nope' })).toContain('preset');
     expect(await bad({ startsAt: 'tomorrow' })).toContain('startsAt');
     expect(await bad({ format: 'arena' })).toContain('format');
-    expect((await t.rest('POST', '/api/v1/tournaments', { name: 'x', preset: 'bidding', options: { target: 10 }, format: 'round-robin' })).status).toBe(401);
+    expect((await t.rest('POST', '/api/v1/tournaments', { name: 'x', preset: 'bidding', options: { target: 1 }, format: 'round-robin' })).status).toBe(401);
     expect((await t.rest('POST', '/api/v1/tournaments/not-a-uuid/join', {}, organiser.token)).status).toBe(400);
   });
 
   it('joins an invite tournament only with its code, and withdraws before the start', async () => {
     const [a, b] = await players(t, 2, 'inv');
-    const made = await t.gql(CREATE, { input: { name: 'friends', preset: 'bidding', options: { target: 10 }, format: 'round-robin', visibility: 'invite', minPlayers: 6 } }, organiser.token);
+    const made = await t.gql(CREATE, { input: { name: 'friends', preset: 'bidding', options: { target: 1 }, format: 'round-robin', visibility: 'invite', minPlayers: 6 } }, organiser.token);
     const { id, inviteCode } = made.data!.createTournament;
     expect(inviteCode).toMatch(/^[A-Z2-9]{8}$/);
     expect((await t.rest('POST', `/api/v1/tournaments/${id}/join`, {}, a.token)).status).toBe(403);
@@ -173,7 +170,7 @@ describe('tournaments', () => {
 
   it('forfeits the remaining games of a player who withdraws during the event', async () => {
     const people = await players(t, 3, 'wd');
-    const made = await t.gql(CREATE, { input: { name: 'withdrawal', preset: 'bidding', options: { target: 10 }, format: 'swiss', formatOptions: { rounds: 2 }, minPlayers: 3, maxPlayers: 3 } }, organiser.token);
+    const made = await t.gql(CREATE, { input: { name: 'withdrawal', preset: 'bidding', options: { target: 1 }, format: 'swiss', formatOptions: { rounds: 2 }, minPlayers: 3, maxPlayers: 3 } }, organiser.token);
     const id = made.data!.createTournament.id as string;
     for (const p of people) expect((await t.rest('POST', `/api/v1/tournaments/${id}/join`, {}, p.token)).status).toBe(200);
     const running = (await t.gql(GET, { id })).data!.tournament;

@@ -26,20 +26,17 @@ export class TournamentStanding {
   @Prop(() => Int, { description: '1 = first; players equal on points and tie-breaks share a rank' })
   rank!: number;
 
-  @Prop(() => Float, { description: 'Points by place (a table of n: n-1 for first … 0 for last), a bye (n-1)/2' })
+  @Prop(() => Float, { description: 'Points by place (docs/tournaments.md, Scoring), a bye (n-1)/2' })
   points!: number;
+
+  @Prop(() => [Float], { description: "The format's tie-breaks, in the order of the tournament's tieBreaks; higher is better" })
+  tieBreaks!: number[];
 
   @Prop(() => Int)
   games!: number;
 
   @Prop(() => Int)
   byes!: number;
-
-  @Prop(() => Int, { description: 'Tie-break 1: the sum of the game totals' })
-  scoreSum!: number;
-
-  @Prop(() => Int, { description: 'Tie-break 2: games won' })
-  wins!: number;
 
   @Prop({ description: 'A server bot that filled a table' })
   bot!: boolean;
@@ -154,6 +151,9 @@ export class TournamentView {
 
   @Prop(() => [TournamentEntrant])
   players!: TournamentEntrant[];
+
+  @Prop(() => [String], { description: 'The names of the standings\' tie-breaks, in order (docs/tournaments.md)' })
+  tieBreaks!: string[];
 
   @Prop(() => [TournamentStanding], { description: 'Computed from the games counted so far' })
   standings!: TournamentStanding[];
