@@ -47,7 +47,22 @@ export function nextGame(rounds: Rounds, myId: string, status: string): NextGame
   return { kind: 'wait', round: current.number };
 }
 
-/** Points as the standings print them: whole numbers plain, a bye's half with one decimal. */
+/** Points as the standings print them: whole numbers plain, halves and quarters with their decimals. */
 export function points(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+  return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(2)));
+}
+
+/** The tie-breaks the API names (docs/tournaments.md, "Standings"): a column's short name and what it counts. */
+export const TIE_BREAK_WORDS: Record<string, { short: string; long: string }> = {
+  'head-to-head': { short: 'H2H', long: 'head-to-head: table-mates equal so far whom the player finished above' },
+  'sonneborn-berger': { short: 'SB', long: 'Sonneborn–Berger: the points of the table-mates beaten, half of those tied' },
+  buchholz: { short: 'Buchholz', long: "Buchholz: the sum of the table-mates' points" },
+  wins: { short: 'Wins', long: 'wins: games finished first' },
+  'points-per-game': { short: 'Per game', long: 'points per game' },
+  matchpoints: { short: 'MP', long: 'matchpoints' },
+  'place-points': { short: 'Place pts', long: 'place points' },
+};
+
+export function tieBreakWords(name: string): { short: string; long: string } {
+  return TIE_BREAK_WORDS[name] ?? { short: name, long: name };
 }

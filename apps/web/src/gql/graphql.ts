@@ -779,7 +779,7 @@ export type RemovePushSubscriptionMutationVariables = Exact<{
 
 export type RemovePushSubscriptionMutation = { removePushSubscription: { id: string } };
 
-export type TournamentFieldsFragment = { id: string, name: string, status: string, format: string, preset: string, tableSize: number, rated: boolean, visibility: string, round: number, rounds: number | null, roundMinutes: number | null, minPlayers: number, maxPlayers: number, startsAt: string | null, startedAt: string | null, finishedAt: string | null, createdAt: string, creatorId: string, botLevel: string | null, vacationAllowed: boolean, timeControl: { moveSeconds: number, bankSeconds: number, onTimeout: TimeoutPolicy } | null, players: Array<{ playerId: string, bot: boolean, withdrawnAt: string | null }> };
+export type TournamentFieldsFragment = { id: string, name: string, status: string, format: string, preset: string, tableSize: number, rated: boolean, visibility: string, round: number, rounds: number | null, roundMinutes: number | null, minPlayers: number, maxPlayers: number, startsAt: string | null, startedAt: string | null, finishedAt: string | null, createdAt: string, creatorId: string, botLevel: string | null, vacationAllowed: boolean, tieBreaks: Array<string>, timeControl: { moveSeconds: number, bankSeconds: number, onTimeout: TimeoutPolicy } | null, players: Array<{ playerId: string, bot: boolean, withdrawnAt: string | null }> };
 
 export type TournamentsQueryVariables = Exact<{
   status?: string | null | undefined;
@@ -787,21 +787,21 @@ export type TournamentsQueryVariables = Exact<{
 }>;
 
 
-export type TournamentsQuery = { tournaments: { nextCursor: string | null, hasMore: boolean, items: Array<{ id: string, name: string, status: string, format: string, preset: string, tableSize: number, rated: boolean, visibility: string, round: number, rounds: number | null, roundMinutes: number | null, minPlayers: number, maxPlayers: number, startsAt: string | null, startedAt: string | null, finishedAt: string | null, createdAt: string, creatorId: string, botLevel: string | null, vacationAllowed: boolean, timeControl: { moveSeconds: number, bankSeconds: number, onTimeout: TimeoutPolicy } | null, players: Array<{ playerId: string, bot: boolean, withdrawnAt: string | null }> }> } };
+export type TournamentsQuery = { tournaments: { nextCursor: string | null, hasMore: boolean, items: Array<{ id: string, name: string, status: string, format: string, preset: string, tableSize: number, rated: boolean, visibility: string, round: number, rounds: number | null, roundMinutes: number | null, minPlayers: number, maxPlayers: number, startsAt: string | null, startedAt: string | null, finishedAt: string | null, createdAt: string, creatorId: string, botLevel: string | null, vacationAllowed: boolean, tieBreaks: Array<string>, timeControl: { moveSeconds: number, bankSeconds: number, onTimeout: TimeoutPolicy } | null, players: Array<{ playerId: string, bot: boolean, withdrawnAt: string | null }> }> } };
 
 export type MyTournamentsQueryVariables = Exact<{
   after?: string | null | undefined;
 }>;
 
 
-export type MyTournamentsQuery = { myTournaments: { nextCursor: string | null, hasMore: boolean, items: Array<{ id: string, name: string, status: string, format: string, preset: string, tableSize: number, rated: boolean, visibility: string, round: number, rounds: number | null, roundMinutes: number | null, minPlayers: number, maxPlayers: number, startsAt: string | null, startedAt: string | null, finishedAt: string | null, createdAt: string, creatorId: string, botLevel: string | null, vacationAllowed: boolean, timeControl: { moveSeconds: number, bankSeconds: number, onTimeout: TimeoutPolicy } | null, players: Array<{ playerId: string, bot: boolean, withdrawnAt: string | null }> }> } };
+export type MyTournamentsQuery = { myTournaments: { nextCursor: string | null, hasMore: boolean, items: Array<{ id: string, name: string, status: string, format: string, preset: string, tableSize: number, rated: boolean, visibility: string, round: number, rounds: number | null, roundMinutes: number | null, minPlayers: number, maxPlayers: number, startsAt: string | null, startedAt: string | null, finishedAt: string | null, createdAt: string, creatorId: string, botLevel: string | null, vacationAllowed: boolean, tieBreaks: Array<string>, timeControl: { moveSeconds: number, bankSeconds: number, onTimeout: TimeoutPolicy } | null, players: Array<{ playerId: string, bot: boolean, withdrawnAt: string | null }> }> } };
 
 export type TournamentQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type TournamentQuery = { tournament: { id: string, name: string, status: string, format: string, preset: string, tableSize: number, rated: boolean, visibility: string, round: number, rounds: number | null, roundMinutes: number | null, minPlayers: number, maxPlayers: number, startsAt: string | null, startedAt: string | null, finishedAt: string | null, createdAt: string, creatorId: string, botLevel: string | null, vacationAllowed: boolean, entrantPlayers: Array<{ id: string, name: string, kind: PlayerKind, botLevel: BotLevel | null }>, standings: Array<{ playerId: string, rank: number, points: number, games: number, byes: number, scoreSum: number, wins: number, bot: boolean }>, timeControl: { moveSeconds: number, bankSeconds: number, onTimeout: TimeoutPolicy } | null, players: Array<{ playerId: string, bot: boolean, withdrawnAt: string | null }> }, tournamentRounds: Array<{ number: number, status: string, startedAt: string, finishedAt: string | null, deadline: string | null, byes: Array<string>, tables: Array<{ table: number, gameId: string, board: number | null, status: string, players: Array<string>, places: Array<number> | null, totals: Array<number> }> }> };
+export type TournamentQuery = { tournament: { id: string, name: string, status: string, format: string, preset: string, tableSize: number, rated: boolean, visibility: string, round: number, rounds: number | null, roundMinutes: number | null, minPlayers: number, maxPlayers: number, startsAt: string | null, startedAt: string | null, finishedAt: string | null, createdAt: string, creatorId: string, botLevel: string | null, vacationAllowed: boolean, tieBreaks: Array<string>, entrantPlayers: Array<{ id: string, name: string, kind: PlayerKind, botLevel: BotLevel | null }>, standings: Array<{ playerId: string, rank: number, points: number, games: number, byes: number, tieBreaks: Array<number>, bot: boolean }>, timeControl: { moveSeconds: number, bankSeconds: number, onTimeout: TimeoutPolicy } | null, players: Array<{ playerId: string, bot: boolean, withdrawnAt: string | null }> }, tournamentRounds: Array<{ number: number, status: string, startedAt: string, finishedAt: string | null, deadline: string | null, byes: Array<string>, tables: Array<{ table: number, gameId: string, board: number | null, status: string, players: Array<string>, places: Array<number> | null, totals: Array<number> }> }> };
 
 export type CreateTournamentMutationVariables = Exact<{
   input: CreateTournamentInput;
@@ -1068,6 +1068,7 @@ export const TournamentFieldsFragmentDoc = new TypedDocumentString(`
   creatorId
   botLevel
   vacationAllowed
+  tieBreaks
   timeControl {
     moveSeconds
     bankSeconds
@@ -2430,6 +2431,7 @@ export const TournamentsDocument = new TypedDocumentString(`
   creatorId
   botLevel
   vacationAllowed
+  tieBreaks
   timeControl {
     moveSeconds
     bankSeconds
@@ -2472,6 +2474,7 @@ export const MyTournamentsDocument = new TypedDocumentString(`
   creatorId
   botLevel
   vacationAllowed
+  tieBreaks
   timeControl {
     moveSeconds
     bankSeconds
@@ -2499,8 +2502,7 @@ export const TournamentDocument = new TypedDocumentString(`
       points
       games
       byes
-      scoreSum
-      wins
+      tieBreaks
       bot
     }
   }
@@ -2543,6 +2545,7 @@ export const TournamentDocument = new TypedDocumentString(`
   creatorId
   botLevel
   vacationAllowed
+  tieBreaks
   timeControl {
     moveSeconds
     bankSeconds

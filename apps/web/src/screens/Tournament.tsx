@@ -5,7 +5,7 @@ import { useLoad } from '../hooks';
 import { href } from '../router';
 import { useToken } from '../session';
 import { ordinal } from '../terms';
-import { formatName, namesOf, nextGame, points, type Rounds } from '../tournament-view';
+import { formatName, namesOf, nextGame, points, tieBreakWords, type Rounds } from '../tournament-view';
 import { ErrorText, formatDate, LoadState, tempo } from '../ui';
 import { statusText } from './Tournaments';
 
@@ -223,8 +223,8 @@ function StandingsTable({ tournament: t, name, myId }: { tournament: Tournament;
     <section className="panel" aria-labelledby="tournament-standings">
       <h2 id="tournament-standings">Standings</h2>
       <p className="hint" id="tournament-tiebreaks">
-        Points by place at each table (first of {t.tableSize}: {t.tableSize - 1}, last: 0; a bye {points((t.tableSize - 1) / 2)}). Ties are broken by the sum of the game
-        totals, then by games won; players equal on all three share a rank.
+        Points by place at each table (first of {t.tableSize}: {t.tableSize - 1}, last: 0; a bye {points((t.tableSize - 1) / 2)}). Ties are broken by{' '}
+        {t.tieBreaks.map((name) => tieBreakWords(name).long).join(', then ')}; players equal on all of them share a rank.
       </p>
       {/* Focusable: a keyboard scrolls the table sideways on a phone. */}
       <div className="scroll-x" tabIndex={0} role="region" aria-label="Standings table">
@@ -236,12 +236,11 @@ function StandingsTable({ tournament: t, name, myId }: { tournament: Tournament;
               <th scope="col">Player</th>
               <th scope="col">Points</th>
               <th scope="col">Games</th>
-              <th scope="col">
-                <abbr title="Tie-break 1: the sum of the game totals">Score sum</abbr>
-              </th>
-              <th scope="col">
-                <abbr title="Tie-break 2: games won">Wins</abbr>
-              </th>
+              {t.tieBreaks.map((name, i) => (
+                <th key={name} scope="col">
+                  <abbr title={`Tie-break ${i + 1}: ${tieBreakWords(name).long}`}>{tieBreakWords(name).short}</abbr>
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
@@ -259,8 +258,9 @@ function StandingsTable({ tournament: t, name, myId }: { tournament: Tournament;
                   {s.games}
                   {s.byes ? ` + ${s.byes} ${s.byes === 1 ? 'bye' : 'byes'}` : ''}
                 </td>
-                <td>{s.scoreSum}</td>
-                <td>{s.wins}</td>
+                {s.tieBreaks.map((value, i) => (
+                  <td key={t.tieBreaks[i] ?? i}>{points(value)}</td>
+                ))}
               </tr>
             ))}
           </tbody>
