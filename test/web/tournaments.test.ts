@@ -1,5 +1,5 @@
 // Issue 28, "Web client": a tournament in Chromium at a phone's width — created through the form
-// (by invitation), joined with the invite code the page shows, two more players joining through
+// (by invitation), joined with the invite code the page shows (withdrawn from and joined again), two more players joining through
 // the API, which starts it; the page follows to round 1 with its table and "your next game", and,
 // after a resignation ends the game, to the final standings.
 import { randomBytes } from 'node:crypto';
@@ -53,6 +53,11 @@ describe.skipIf(!available)('tournaments in the web client', () => {
     expect(decodeURIComponent(code)).toBe(await page.locator('#tournament-code').inputValue());
     await page.getByRole('button', { name: 'Join the tournament' }).click();
     await page.getByText('You are entered.').waitFor();
+    await page.getByRole('heading', { name: 'Players (1)' }).waitFor();
+    // Withdrawing before the start takes the entry back; joining again restores it.
+    await page.getByRole('button', { name: 'Withdraw' }).click();
+    await page.getByRole('heading', { name: 'Players (0)' }).waitFor();
+    await page.getByRole('button', { name: 'Join the tournament' }).click();
     await page.getByRole('heading', { name: 'Players (1)' }).waitFor();
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(SMALL.width);
 
