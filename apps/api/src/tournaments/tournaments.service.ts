@@ -383,22 +383,35 @@ export class TournamentsService implements OnModuleInit {
 
   @OutboxConsumer('gameFinished', 'tournaments')
   async gamesFinished(items: OutboxItem<'gameFinished'>[]): Promise<void> {
-    for (const gameId of [...new Set(items.map((i) => i.gameId))]) await this.countGame(gameId);
+    await this.countGames(items.map((i) => i.gameId));
   }
 
-  /** Counts a finished tournament game once; completes its round and starts the next. True if this call counted it. */
+  /** countGames for one game: true if this call counted it. */
   async countGame(gameId: string): Promise<boolean> {
-    const entry = await this.prisma.tournamentGame.findUnique({ where: { gameId }, select: { tournamentId: true } });
-    if (!entry) return false;
-    let counted = false;
-    await this.inTournament(entry.tournamentId, async (tx, _t, started) => {
-      const claimed = await tx.$queryRaw<{ round: number }[]>`UPDATE tournament_games tg SET counted_at = now()
-        FROM games g WHERE tg.game_id = ${gameId}::uuid AND tg.counted_at IS NULL AND g.id = tg.game_id AND g.status = 'finished'
-        RETURNING tg.round`;
-      if (claimed.length === 0) return [];
-      counted = true;
-      return this.afterCount(tx, entry.tournamentId, claimed[0].round, started);
-    }, false);
+    return (await this.countGames([gameId])) > 0;
+  }
+
+  /**
+   * Counts finished tournament games once each, one transaction per tournament (the ends of a
+   * round's close arrive together: one standings computation for them all); completes each round
+   * whose last game this was and starts the next. Answers how many games this call counted.
+   */
+  async countGames(gameIds: readonly string[]): Promise<number> {
+    const entries = await this.prisma.tournamentGame.findMany({ where: { gameId: { in: [...new Set(gameIds)] }, countedAt: null }, select: { tournamentId: true, gameId: true } });
+    const byTournament = new Map<string, string[]>();
+    for (const e of entries) byTournament.set(e.tournamentId, [...(byTournament.get(e.tournamentId) ?? []), e.gameId]);
+    let counted = 0;
+    for (const [tournamentId, ids] of byTournament) {
+      await this.inTournament(tournamentId, async (tx, _t, started) => {
+        const claimed = await tx.$queryRaw<{ round: number }[]>`UPDATE tournament_games tg SET counted_at = now()
+          FROM games g WHERE tg.game_id = ANY(${ids}::uuid[]) AND tg.counted_at IS NULL AND g.id = tg.game_id AND g.status = 'finished'
+          RETURNING tg.round`;
+        counted += claimed.length;
+        const feed: NewFeedEvent[] = [];
+        for (const round of [...new Set(claimed.map((c) => c.round))].sort((a, b) => a - b)) feed.push(...(await this.afterCount(tx, tournamentId, round, started)));
+        return feed;
+      }, false);
+    }
     return counted;
   }
 
