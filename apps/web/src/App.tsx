@@ -15,12 +15,15 @@ import { ScoreSheetScreen } from './screens/ScoreSheet';
 import { SettingsScreen } from './screens/Settings';
 import { SignInScreen } from './screens/SignIn';
 import { TableScreen } from './screens/Table';
+import { TournamentScreen } from './screens/Tournament';
+import { TournamentsScreen } from './screens/Tournaments';
 import { TurnsScreen } from './screens/Turns';
 import { VerifyEmailScreen } from './screens/VerifyEmail';
 
 const NAV: { to: string; label: string; screens: Route['screen'][] }[] = [
   { to: href.lobbies(), label: 'Lobbies', screens: ['lobbies', 'lobby', 'join'] },
   { to: href.turns(), label: 'Your turns', screens: ['turns'] },
+  { to: href.tournaments(), label: 'Tournaments', screens: ['tournaments', 'tournament'] },
   { to: href.history(), label: 'Your games', screens: ['history'] },
   { to: href.settings(), label: 'Settings', screens: ['settings'] },
   { to: href.account(), label: 'Account', screens: ['account'] },
@@ -45,6 +48,10 @@ function Screen({ route }: { route: Route }) {
       return <ReplayScreen key={route.gameId} gameId={route.gameId} />;
     case 'turns':
       return <TurnsScreen />;
+    case 'tournaments':
+      return <TournamentsScreen />;
+    case 'tournament':
+      return <TournamentScreen key={route.tournamentId} tournamentId={route.tournamentId} inviteCode={route.inviteCode} />;
     case 'history':
       return <HistoryScreen />;
     case 'account':

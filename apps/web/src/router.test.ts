@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routeOf } from './router';
+import { href, routeOf } from './router';
 
 // GET /oauth/authorize sends the browser to /oauth/consent?request=<id>: a path, not a hash.
 describe('routeOf', () => {
@@ -13,5 +13,12 @@ describe('routeOf', () => {
     // Where adoptPathRoute moves the consent path on load.
     expect(routeOf({ pathname: '/', search: '', hash: `#/oauth/consent?request=${id}` })).toEqual({ screen: 'oauthConsent', requestId: id });
     expect(routeOf({ pathname: '/', search: '?request=x', hash: '' })).toEqual({ screen: 'lobbies' });
+  });
+
+  it('reads a tournament and its invite code, and makes the links it reads', () => {
+    const id = '00000000-0000-4000-8000-000000000001';
+    expect(routeOf({ pathname: '/', search: '', hash: '#/tournaments' })).toEqual({ screen: 'tournaments' });
+    expect(routeOf({ pathname: '/', search: '', hash: href.tournament(id) })).toEqual({ screen: 'tournament', tournamentId: id, inviteCode: '' });
+    expect(routeOf({ pathname: '/', search: '', hash: href.tournament(id, 'AB CD') })).toEqual({ screen: 'tournament', tournamentId: id, inviteCode: 'AB CD' });
   });
 });

@@ -11,6 +11,8 @@ export type Route =
   | { screen: 'scores'; gameId: string }
   | { screen: 'replay'; gameId: string }
   | { screen: 'turns' }
+  | { screen: 'tournaments' }
+  | { screen: 'tournament'; tournamentId: string; inviteCode: string }
   | { screen: 'history' }
   | { screen: 'account' }
   | { screen: 'settings' }
@@ -47,6 +49,7 @@ export function parseRoute(hash: string): Route {
     return { screen: 'table', gameId: id };
   }
   if (first === 'turns') return { screen: 'turns' };
+  if (first === 'tournaments') return id ? { screen: 'tournament', tournamentId: id, inviteCode: param('code') } : { screen: 'tournaments' };
   if (first === 'history') return { screen: 'history' };
   if (first === 'account') return { screen: 'account' };
   if (first === 'settings') return { screen: 'settings' };
@@ -68,6 +71,9 @@ export const href = {
   scores: (id: string) => `#/games/${encodeURIComponent(id)}/scores`,
   replay: (id: string) => `#/games/${encodeURIComponent(id)}/replay`,
   turns: () => '#/turns',
+  tournaments: () => '#/tournaments',
+  /** With an invite tournament's code: the invite link. */
+  tournament: (id: string, inviteCode?: string) => `#/tournaments/${encodeURIComponent(id)}${inviteCode ? `?code=${encodeURIComponent(inviteCode)}` : ''}`,
   history: () => '#/history',
   account: () => '#/account',
   settings: () => '#/settings',

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { GamesModule } from '../games/index.js';
 import { MovesModule } from '../moves/moves.module.js';
+import { TournamentPlayersResolver } from './tournament-players.resolver.js';
 import { TournamentsController } from './tournaments.controller.js';
 import { TournamentsResolver } from './tournaments.resolver.js';
 import { TournamentsService } from './tournaments.service.js';
@@ -9,7 +10,7 @@ import { TournamentsService } from './tournaments.service.js';
 @Module({
   imports: [GamesModule, MovesModule],
   controllers: [TournamentsController],
-  providers: [TournamentsService, TournamentsResolver],
+  providers: [TournamentsService, TournamentsResolver, TournamentPlayersResolver],
   exports: [TournamentsService],
 })
 export class TournamentsModule {}

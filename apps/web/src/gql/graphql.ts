@@ -53,6 +53,32 @@ export type CreateLobbyInput = {
   visibility?: LobbyVisibility | null | undefined;
 };
 
+export type CreateTournamentInput = {
+  /** Server bots of this level fill the field at the start (to minPlayers and whole tables); omitted: none */
+  botLevel?: string | null | undefined;
+  /** round-robin, swiss, arena, duplicate (arena and duplicate: not yet) */
+  format: string;
+  formatOptions?: TournamentFormatOptionsInput | null | undefined;
+  /** Default 64, at most 512 */
+  maxPlayers?: number | null | undefined;
+  /** Default: one table */
+  minPlayers?: number | null | undefined;
+  name: string;
+  options?: LobbyRuleOptionsInput | null | undefined;
+  /** classic, classic-4, short, short-4, bidding or bidding-4 */
+  preset: string;
+  /** Whether its games are rated; default false */
+  rated?: boolean | null | undefined;
+  /** When it starts; omitted: once minPlayers have joined */
+  startsAt?: string | null | undefined;
+  /** The move clock of every game; omitted: untimed */
+  timeControl?: TimeControlInput | null | undefined;
+  /** Whether a player's vacation stops its games' clocks; default true */
+  vacationAllowed?: boolean | null | undefined;
+  /** public (default) or invite (joined with the code the creation answers) */
+  visibility?: string | null | undefined;
+};
+
 /** immediate: a mail per notice; digest: at most one mail per digest interval, listing every game waiting for the player; never: no mail */
 export type EmailMode =
   | 'digest'
@@ -277,6 +303,13 @@ export type TokenScope =
   | 'play'
   | 'read'
   | 'webhooks';
+
+export type TournamentFormatOptionsInput = {
+  /** Minutes a round may last; past it the games still under way are forfeited by the seat to move */
+  roundMinutes?: number | null | undefined;
+  /** Swiss: the number of rounds (required), 1 to 30 */
+  rounds?: number | null | undefined;
+};
 
 export type LobbyFieldsFragment = { id: string, preset: string, players: number, visibility: LobbyVisibility, status: LobbyStatus, inviteCode: string, gameId: string | null, rated: boolean, seatsTaken: number, seatsFree: number, createdAt: string, options: { mizerkaQuotas: string | null, target: number | null, doubleMisere: boolean | null }, timeControl: { moveSeconds: number, bankSeconds: number, maxTimeouts: number, onTimeout: TimeoutPolicy } | null, host: { id: string, name: string }, seats: Array<{ seat: number, player: { id: string, name: string, kind: PlayerKind, botLevel: BotLevel | null } | null }> };
 
@@ -746,6 +779,52 @@ export type RemovePushSubscriptionMutationVariables = Exact<{
 
 export type RemovePushSubscriptionMutation = { removePushSubscription: { id: string } };
 
+export type TournamentFieldsFragment = { id: string, name: string, status: string, format: string, preset: string, tableSize: number, rated: boolean, visibility: string, round: number, rounds: number | null, roundMinutes: number | null, minPlayers: number, maxPlayers: number, startsAt: string | null, startedAt: string | null, finishedAt: string | null, createdAt: string, creatorId: string, botLevel: string | null, vacationAllowed: boolean, tieBreaks: Array<string>, timeControl: { moveSeconds: number, bankSeconds: number, onTimeout: TimeoutPolicy } | null, players: Array<{ playerId: string, bot: boolean, withdrawnAt: string | null }> };
+
+export type TournamentsQueryVariables = Exact<{
+  status?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type TournamentsQuery = { tournaments: { nextCursor: string | null, hasMore: boolean, items: Array<{ id: string, name: string, status: string, format: string, preset: string, tableSize: number, rated: boolean, visibility: string, round: number, rounds: number | null, roundMinutes: number | null, minPlayers: number, maxPlayers: number, startsAt: string | null, startedAt: string | null, finishedAt: string | null, createdAt: string, creatorId: string, botLevel: string | null, vacationAllowed: boolean, tieBreaks: Array<string>, timeControl: { moveSeconds: number, bankSeconds: number, onTimeout: TimeoutPolicy } | null, players: Array<{ playerId: string, bot: boolean, withdrawnAt: string | null }> }> } };
+
+export type MyTournamentsQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type MyTournamentsQuery = { myTournaments: { nextCursor: string | null, hasMore: boolean, items: Array<{ id: string, name: string, status: string, format: string, preset: string, tableSize: number, rated: boolean, visibility: string, round: number, rounds: number | null, roundMinutes: number | null, minPlayers: number, maxPlayers: number, startsAt: string | null, startedAt: string | null, finishedAt: string | null, createdAt: string, creatorId: string, botLevel: string | null, vacationAllowed: boolean, tieBreaks: Array<string>, timeControl: { moveSeconds: number, bankSeconds: number, onTimeout: TimeoutPolicy } | null, players: Array<{ playerId: string, bot: boolean, withdrawnAt: string | null }> }> } };
+
+export type TournamentQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type TournamentQuery = { tournament: { id: string, name: string, status: string, format: string, preset: string, tableSize: number, rated: boolean, visibility: string, round: number, rounds: number | null, roundMinutes: number | null, minPlayers: number, maxPlayers: number, startsAt: string | null, startedAt: string | null, finishedAt: string | null, createdAt: string, creatorId: string, botLevel: string | null, vacationAllowed: boolean, tieBreaks: Array<string>, entrantPlayers: Array<{ id: string, name: string, kind: PlayerKind, botLevel: BotLevel | null }>, standings: Array<{ playerId: string, rank: number, points: number, games: number, byes: number, tieBreaks: Array<number>, bot: boolean }>, timeControl: { moveSeconds: number, bankSeconds: number, onTimeout: TimeoutPolicy } | null, players: Array<{ playerId: string, bot: boolean, withdrawnAt: string | null }> }, tournamentRounds: Array<{ number: number, status: string, startedAt: string, finishedAt: string | null, deadline: string | null, byes: Array<string>, tables: Array<{ table: number, gameId: string, board: number | null, status: string, players: Array<string>, places: Array<number> | null, totals: Array<number> }> }> };
+
+export type CreateTournamentMutationVariables = Exact<{
+  input: CreateTournamentInput;
+}>;
+
+
+export type CreateTournamentMutation = { createTournament: { id: string, inviteCode: string | null } };
+
+export type JoinTournamentMutationVariables = Exact<{
+  id: string | number;
+  inviteCode?: string | null | undefined;
+}>;
+
+
+export type JoinTournamentMutation = { joinTournament: { id: string } };
+
+export type WithdrawFromTournamentMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type WithdrawFromTournamentMutation = { withdrawFromTournament: { id: string } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -967,6 +1046,41 @@ export const PushDeviceFieldsFragmentDoc = new TypedDocumentString(`
   lastSuccessAt
 }
     `, {"fragmentName":"PushDeviceFields"}) as unknown as TypedDocumentString<PushDeviceFieldsFragment, unknown>;
+export const TournamentFieldsFragmentDoc = new TypedDocumentString(`
+    fragment TournamentFields on TournamentView {
+  id
+  name
+  status
+  format
+  preset
+  tableSize
+  rated
+  visibility
+  round
+  rounds
+  roundMinutes
+  minPlayers
+  maxPlayers
+  startsAt
+  startedAt
+  finishedAt
+  createdAt
+  creatorId
+  botLevel
+  vacationAllowed
+  tieBreaks
+  timeControl {
+    moveSeconds
+    bankSeconds
+    onTimeout
+  }
+  players {
+    playerId
+    bot
+    withdrawnAt
+  }
+}
+    `, {"fragmentName":"TournamentFields"}) as unknown as TypedDocumentString<TournamentFieldsFragment, unknown>;
 export const RegisterDocument = new TypedDocumentString(`
     mutation Register($name: String!) {
   register(input: {name: $name}) {
@@ -2286,3 +2400,182 @@ export const RemovePushSubscriptionDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RemovePushSubscriptionMutation, RemovePushSubscriptionMutationVariables>;
+export const TournamentsDocument = new TypedDocumentString(`
+    query Tournaments($status: String, $after: String) {
+  tournaments(status: $status, first: 50, after: $after) {
+    items {
+      ...TournamentFields
+    }
+    nextCursor
+    hasMore
+  }
+}
+    fragment TournamentFields on TournamentView {
+  id
+  name
+  status
+  format
+  preset
+  tableSize
+  rated
+  visibility
+  round
+  rounds
+  roundMinutes
+  minPlayers
+  maxPlayers
+  startsAt
+  startedAt
+  finishedAt
+  createdAt
+  creatorId
+  botLevel
+  vacationAllowed
+  tieBreaks
+  timeControl {
+    moveSeconds
+    bankSeconds
+    onTimeout
+  }
+  players {
+    playerId
+    bot
+    withdrawnAt
+  }
+}`) as unknown as TypedDocumentString<TournamentsQuery, TournamentsQueryVariables>;
+export const MyTournamentsDocument = new TypedDocumentString(`
+    query MyTournaments($after: String) {
+  myTournaments(first: 50, after: $after) {
+    items {
+      ...TournamentFields
+    }
+    nextCursor
+    hasMore
+  }
+}
+    fragment TournamentFields on TournamentView {
+  id
+  name
+  status
+  format
+  preset
+  tableSize
+  rated
+  visibility
+  round
+  rounds
+  roundMinutes
+  minPlayers
+  maxPlayers
+  startsAt
+  startedAt
+  finishedAt
+  createdAt
+  creatorId
+  botLevel
+  vacationAllowed
+  tieBreaks
+  timeControl {
+    moveSeconds
+    bankSeconds
+    onTimeout
+  }
+  players {
+    playerId
+    bot
+    withdrawnAt
+  }
+}`) as unknown as TypedDocumentString<MyTournamentsQuery, MyTournamentsQueryVariables>;
+export const TournamentDocument = new TypedDocumentString(`
+    query Tournament($id: ID!) {
+  tournament(id: $id) {
+    ...TournamentFields
+    entrantPlayers {
+      id
+      name
+      kind
+      botLevel
+    }
+    standings {
+      playerId
+      rank
+      points
+      games
+      byes
+      tieBreaks
+      bot
+    }
+  }
+  tournamentRounds(id: $id) {
+    number
+    status
+    startedAt
+    finishedAt
+    deadline
+    byes
+    tables {
+      table
+      gameId
+      board
+      status
+      players
+      places
+      totals
+    }
+  }
+}
+    fragment TournamentFields on TournamentView {
+  id
+  name
+  status
+  format
+  preset
+  tableSize
+  rated
+  visibility
+  round
+  rounds
+  roundMinutes
+  minPlayers
+  maxPlayers
+  startsAt
+  startedAt
+  finishedAt
+  createdAt
+  creatorId
+  botLevel
+  vacationAllowed
+  tieBreaks
+  timeControl {
+    moveSeconds
+    bankSeconds
+    onTimeout
+  }
+  players {
+    playerId
+    bot
+    withdrawnAt
+  }
+}`) as unknown as TypedDocumentString<TournamentQuery, TournamentQueryVariables>;
+export const CreateTournamentDocument = new TypedDocumentString(`
+    mutation CreateTournament($input: CreateTournamentInput!) {
+  createTournament(input: $input) {
+    id
+    inviteCode
+  }
+}
+    `) as unknown as TypedDocumentString<CreateTournamentMutation, CreateTournamentMutationVariables>;
+export const JoinTournamentDocument = new TypedDocumentString(`
+    mutation JoinTournament($id: ID!, $inviteCode: String) {
+  joinTournament(id: $id, inviteCode: $inviteCode) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<JoinTournamentMutation, JoinTournamentMutationVariables>;
+export const WithdrawFromTournamentDocument = new TypedDocumentString(`
+    mutation WithdrawFromTournament($id: ID!) {
+  withdrawFromTournament(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<WithdrawFromTournamentMutation, WithdrawFromTournamentMutationVariables>;
