@@ -17,7 +17,7 @@ import {
 } from '@mizerka/rules';
 import { dealFresh } from './dealing.js';
 import { eventViews } from './event-views.js';
-import type { LogRow } from './game-log.js';
+import type { LogRow } from './log-row.js';
 
 // A finished game's event log as one value (compact_logs.entries): per entry only what the rules
 // cannot tell again. The rules' events, each entry's deal index and a retried move's answer are

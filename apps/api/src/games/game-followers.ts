@@ -3,9 +3,10 @@ import { ConfigService } from '@nestjs/config';
 import { LiveTails } from '../common/live-tail.js';
 import type { AppConfig } from '../config/app-config.js';
 import { GameLogBus } from './game-log-bus.js';
-import { GameLogReader, type LogRow } from './game-log.js';
+import { GameLogReader } from './game-log.js';
+import type { LogRow } from './log-row.js';
 
-export type { LogRow } from './game-log.js';
+export type { LogRow } from './log-row.js';
 
 /** The most entries one shared read of new entries asks for. */
 const READ_PAGE = 200;

@@ -1,35 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { earlierRequest, rebuildLog, type CompactGame } from './compact-log.js';
+import { LOG_ROW, type LogRow } from './log-row.js';
 
-/** A stored log entry, with everyone's cards: it never leaves this folder unredacted. */
-export interface LogRow {
-  seq: number;
-  kind: string;
-  dealIndex: number;
-  seat: number | null;
-  actor: string;
-  cause: string | null;
-  events: unknown;
-  createdAt: Date;
-  deadline: Date | null;
-  /** The move as recorded (it may name hidden cards: a discard); read only for an 'away' entry's `until`. */
-  move?: unknown;
-}
-
-export const LOG_ROW = {
-  seq: true,
-  kind: true,
-  dealIndex: true,
-  seat: true,
-  actor: true,
-  cause: true,
-  events: true,
-  createdAt: true,
-  deadline: true,
-  // Read for an 'away' entry's `until` only (logEntryView): a move's own is never shown from here.
-  move: true,
-} as const;
+export type { LogRow } from './log-row.js';
 
 /** Compacted logs rebuilt lately, by game: paging through one rebuilds it once. */
 const CACHED_GAMES = 32;
