@@ -27,6 +27,7 @@ const GAME_TABLES: { table: string; join: string }[] = [
   { table: 'games', join: 'games g' },
   { table: 'game_seats', join: 'game_seats t JOIN games g ON g.id = t.game_id' },
   { table: 'game_events', join: 'game_events t JOIN games g ON g.id = t.game_id' },
+  { table: 'compact_logs', join: 'compact_logs t JOIN games g ON g.id = t.game_id' },
   { table: 'deals', join: 'deals t JOIN games g ON g.id = t.game_id' },
   { table: 'tricks', join: 'tricks t JOIN games g ON g.id = t.game_id' },
   { table: 'game_records', join: 'game_records t JOIN games g ON g.id = t.game_id' },

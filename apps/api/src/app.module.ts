@@ -46,6 +46,7 @@ import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { RatingsModule } from './ratings/ratings.module.js';
 import { RemindersModule } from './reminders/reminders.module.js';
 import { RetentionModule } from './retention/retention.module.js';
+import { CompactionModule } from './compaction/compaction.module.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { rateLimitPlugin } from './rate-limit/rate-limit.plugin.js';
 import { ScoringModule } from './scoring/scoring.module.js';
@@ -81,6 +82,7 @@ export const FEATURE_MODULES = [
   OAuthModule,
   ChatModule,
   RetentionModule,
+  CompactionModule,
   PushModule,
 ];
 

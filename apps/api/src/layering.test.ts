@@ -27,7 +27,7 @@ const LAYERS: string[][] = [
   // Web Push: a notice channel; its sends go out as webhooks do.
   ['push'],
   // Deletes what has outlived its retention across the features' tables; nothing imports it.
-  ['retention'],
+  ['retention', 'compaction'],
 ];
 /**
  * Features whose folder has an index.ts: others import them only through it, or through pure.ts,

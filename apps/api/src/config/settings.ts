@@ -453,6 +453,20 @@ export const settingsSchema = z.object({
       description: 'the hour (UTC) the daily retention job runs at; one instance runs it, however many there are',
     }),
   }),
+  // The job that compacts finished games' event logs (apps/api/src/compaction).
+  compaction: z.object({
+    afterSeconds: setting(seconds(0, 315_360_000), '86400', {
+      variable: 'COMPACT_AFTER_SECONDS',
+      section: 'jobs',
+      description:
+        "a finished game's event log rows become one compact row this long after the game's end (default: a day); every read of the game answers the same, and a move retried under its idempotency key still gets its first answer. `0` never compacts",
+    }),
+    batch: setting(whole(1, 10_000), '100', {
+      variable: 'COMPACT_BATCH',
+      section: 'jobs',
+      description: 'games the compaction job looks at per batch (each game compacted in its own transaction)',
+    }),
+  }),
   clocks: z.object({
     minMoveSeconds: setting(seconds(1, 86_400), '60', {
       variable: 'MIN_MOVE_SECONDS',

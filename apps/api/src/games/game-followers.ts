@@ -2,37 +2,11 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { LiveTails } from '../common/live-tail.js';
 import type { AppConfig } from '../config/app-config.js';
-import { PrismaService } from '../prisma/prisma.service.js';
 import { GameLogBus } from './game-log-bus.js';
+import { GameLogReader } from './game-log.js';
+import type { LogRow } from './log-row.js';
 
-/** A stored log entry, with everyone's cards: it never leaves this folder unredacted. */
-export interface LogRow {
-  seq: number;
-  kind: string;
-  dealIndex: number;
-  seat: number | null;
-  actor: string;
-  cause: string | null;
-  events: unknown;
-  createdAt: Date;
-  deadline: Date | null;
-  /** The move as recorded (it may name hidden cards: a discard); read only for an 'away' entry's `until`. */
-  move?: unknown;
-}
-
-export const LOG_ROW = {
-  seq: true,
-  kind: true,
-  dealIndex: true,
-  seat: true,
-  actor: true,
-  cause: true,
-  events: true,
-  createdAt: true,
-  deadline: true,
-  // Read for an 'away' entry's `until` only (logEntryView): a move's own is never shown from here.
-  move: true,
-} as const;
+export type { LogRow } from './log-row.js';
 
 /** The most entries one shared read of new entries asks for. */
 const READ_PAGE = 200;
@@ -53,11 +27,10 @@ const logger = new Logger('GameFollowers');
  */
 @Injectable()
 export class GameFollowers extends LiveTails<number, LogRow> implements OnModuleDestroy {
-  constructor(prisma: PrismaService, bus: GameLogBus, config: ConfigService<AppConfig, true>) {
+  constructor(log: GameLogReader, bus: GameLogBus, config: ConfigService<AppConfig, true>) {
     super({
       name: 'game',
-      read: (gameId, after, limit) =>
-        prisma.gameEvent.findMany({ where: { gameId, seq: { gt: after } }, orderBy: { seq: 'asc' }, take: limit, select: LOG_ROW }),
+      read: (gameId, after, limit) => log.rows(gameId, after, limit),
       position: (row) => row.seq,
       isAfter: (a, b) => a > b,
       wake: (gameId) => bus.wakes(gameId),

@@ -4,9 +4,9 @@ import { fromJsonColumn } from '../common/json-column.js';
 import type { RowOf } from '../common/sql-query.js';
 import { isUniqueViolation } from '../prisma/errors.js';
 import { HotSql } from '../prisma/hot-sql.js';
-import { PrismaService } from '../prisma/prisma.service.js';
 import type { GameProjection } from './game-commit.js';
 import { gameCommitSql } from './game-commit.sql.js';
+import { GameLogReader } from './game-log.js';
 import { dealEventsSql, gameReadSql } from './game-store.sql.js';
 import { storedTimeControl, type GameClock } from './time-control.js';
 import type { GameStatusValue } from './models/enums.js';
@@ -32,10 +32,18 @@ export interface StoredGame {
 /** What an earlier request under the same idempotency key wrote: its entry, and what was answered then. */
 export interface EarlierRequest {
   seq: number;
-  /** SHA-256 of that request; null for entries written before requests were fingerprinted. */
+  /**
+   * SHA-256 of that request (hex); null for entries written before requests were fingerprinted; its
+   * first 16 digits only for a compacted log's entry (sameRequest compares by prefix).
+   */
   requestHash: string | null;
   /** The answer given then; null for entries written before answers were kept. */
   response: unknown;
+}
+
+/** Whether `request` (a SHA-256 in hex) is the one an earlier request's hash, whole or cut short, names. */
+export function sameRequest(earlier: string | null, request: string | null): boolean {
+  return earlier === null || earlier === request || (request !== null && earlier.length < request.length && request.startsWith(earlier));
 }
 
 /** A read for one caller: also their seat, and their earlier request under the same idempotency key. */
@@ -51,8 +59,8 @@ export interface GameRead extends StoredGame {
 @Injectable()
 export class GameStore {
   constructor(
-    private readonly prisma: PrismaService,
     private readonly sql: HotSql,
+    private readonly log: GameLogReader,
   ) {}
 
   /** One round trip: the game row, its seats, `playerId`'s seat and earlier use of `key`. */
@@ -60,6 +68,13 @@ export class GameStore {
     const rows = await this.sql.rows(gameReadSql(gameId, playerId, key));
     const r = rows[0];
     if (!r) return null;
+    // A finished game's log may be compacted (compact_logs): its keys are looked up there.
+    const earlier =
+      r.earlier_seq !== null
+        ? { seq: r.earlier_seq, requestHash: r.request_hash, response: fromJsonColumn(r.response) }
+        : r.status === 'finished' && playerId !== null && key !== null
+          ? await this.log.earlier(gameId, playerId, key)
+          : null;
     return {
       status: r.status,
       version: r.version,
@@ -70,17 +85,13 @@ export class GameStore {
       away: r.away ?? [],
       clock: clockOf(r),
       boardSeed: r.board_seed,
-      earlier: r.earlier_seq === null ? null : { seq: r.earlier_seq, requestHash: r.request_hash, response: fromJsonColumn(r.response) },
+      earlier,
     };
   }
 
   /** The log entries `seq` and, if it was a deal, `seq + 1`: what a move under an idempotency key wrote. */
   async entriesFrom(gameId: string, seq: number): Promise<{ seq: number; kind: string; seat: number | null; events: unknown }[]> {
-    const entries = await this.prisma.gameEvent.findMany({
-      where: { gameId, seq: { in: [seq, seq + 1] } },
-      orderBy: { seq: 'asc' },
-      select: { seq: true, kind: true, seat: true, events: true },
-    });
+    const entries = await this.log.rows(gameId, seq - 1, 2);
     return entries.filter((e) => e.seq === seq || e.kind === 'deal');
   }
 

@@ -10,6 +10,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { DEAL_FACTS } from './deal-facts.js';
 import { GameFollowers } from './game-followers.js';
+import { GameLogReader } from './game-log.js';
 import { awayUntilOf, followGameLog } from './game-log-follower.js';
 import { projectCommit, type GameStartCommit } from './game-commit.js';
 import { gameCommitSql } from './game-commit.sql.js';
@@ -59,6 +60,7 @@ export class GamesService {
   constructor(
     private readonly prisma: PrismaService,
     private readonly followers: GameFollowers,
+    private readonly log: GameLogReader,
   ) {}
 
   /**
@@ -262,12 +264,7 @@ export class GamesService {
     if (!game) throw notFound('Game');
     const seat = game.seats?.[0]?.seat ?? null;
     refuseSpectatorOfHeldBoard(game.revealHeld, seat);
-    const rows = await this.prisma.gameEvent.findMany({
-      where: { gameId, seq: { gt: afterSeq } },
-      orderBy: { seq: 'asc' },
-      take: first + 1,
-      select: { seq: true, kind: true, dealIndex: true, seat: true, actor: true, cause: true, events: true, createdAt: true, deadline: true, move: true },
-    });
+    const rows = await this.log.rows(gameId, afterSeq, first + 1);
     return {
       gameId,
       version: game.version,

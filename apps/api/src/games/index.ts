@@ -21,11 +21,13 @@ export { dealEntry, projectCommit, type ActorKind, type GameCommit, type GameMov
 export { gameCommitSql } from './game-commit.sql.js';
 export { GameFollowers } from './game-followers.js';
 export { GameLogBus } from './game-log-bus.js';
+export { GameLogReader } from './game-log.js';
+export { COMPACT_FORMAT, differences, encodeLog, NotCompactable, type CompactGame, type FullLogRow } from './compact-log.js';
 export { logEntryView } from './game-log-follower.js';
 export type { LogRow } from './game-followers.js';
 export { gamePlayers, importedSeats, SEAT_PLAYER, type SeatRow } from './game-players.js';
 export { botMarksOf, buildRecord, seatNamesOf, type RecordSource } from './record.js';
-export { GameStore, type EarlierRequest, type GameRead, type StoredGame } from './game-store.js';
+export { GameStore, sameRequest, type EarlierRequest, type GameRead, type StoredGame } from './game-store.js';
 export { GamesModule } from './games.module.js';
 export { GamesService, type StartGameInput } from './games.service.js';
 export * from './models/enums.js';

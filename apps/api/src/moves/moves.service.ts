@@ -25,6 +25,7 @@ import {
   GameLogBus,
   GameStore,
   projectCommit,
+  sameRequest,
   type EarlierRequest,
   type GameMoveCommit,
   type GameProjection,
@@ -180,7 +181,7 @@ export class MovesService {
    * the client's mistake.
    */
   private async answeredBefore(gameId: string, read: GameRead, earlier: EarlierRequest, request: string | null): Promise<MoveResult> {
-    if (earlier.requestHash !== null && earlier.requestHash !== request) {
+    if (!sameRequest(earlier.requestHash, request)) {
       throw badInput('This idempotency key was already used for a different request; use a new key for a new request', {
         field: 'idempotencyKey',
         reason: 'idempotency-key-reused',

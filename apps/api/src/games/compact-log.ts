@@ -1,0 +1,397 @@
+import { createHash } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import {
+  apply,
+  cardName,
+  dealIndex,
+  endGame,
+  makeRules,
+  moveFromJson,
+  newGame,
+  parseCard,
+  phase,
+  view,
+  type EndReason,
+  type GameEvent,
+  type GameState,
+} from '@mizerka/rules';
+import { dealFresh } from './dealing.js';
+import { eventViews } from './event-views.js';
+import type { LogRow } from './log-row.js';
+
+// A finished game's event log as one value (compact_logs.entries): per entry only what the rules
+// cannot tell again. The rules' events, each entry's deal index and a retried move's answer are
+// rebuilt by replaying the moves on the deals' seeds; player ids come from the seats. Format 1:
+//
+//   byte 0: the format (1), byte 1: 0 = the rest as is, 1 = the rest deflated (raw)
+//   varint entry count, varint the first entry's created_at (ms since 1970)
+//   per entry: a kind byte (kind | actor << 4 | has deadline << 6 | has key << 7),
+//     a seat byte (seat + 1, 0 = none | cause << 3 | no response kept << 6 | has request hash << 7),
+//     zigzag varint created_at − the previous entry's (ms), with a deadline zigzag varint deadline − created_at,
+//     the move: a play as its card (one byte), a deal, end or back nothing, any other as varint length + JSON,
+//     with a key 8 bytes of SHA-256(key), with a request hash its first 8 bytes.
+//
+// Idempotency keys are kept hashed (64 bits, per player and game), request hashes cut to 64 bits:
+// enough to know a retry and to tell it from another request under the same key.
+
+export const COMPACT_FORMAT = 1;
+
+const KINDS = ['deal', 'contract', 'exchange', 'bid', 'discard', 'trump', 'play', 'end', 'away', 'back'] as const;
+const ACTORS = ['player', 'system', 'bot'] as const;
+const CAUSES = [null, 'resigned', 'timeout', 'forfeit', 'vacation', 'vacation-over'] as const;
+/** Kinds whose move is written as JSON (a play is a card byte; deal, end, back have none). */
+const JSON_MOVE = new Set(['contract', 'exchange', 'bid', 'discard', 'trump', 'away']);
+const HASH_BYTES = 8;
+
+/** A stored log entry with what only the moves path reads: all that compaction must keep. */
+export interface FullLogRow extends LogRow {
+  playerId: string | null;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+  response: unknown;
+}
+
+/** An entry as decoded: what was stored, before the rules rebuild the rest. */
+interface CodedEntry {
+  kind: string;
+  seat: number | null;
+  actor: string;
+  cause: string | null;
+  createdAt: number;
+  deadline: number | null;
+  move: unknown;
+  keyHash: Buffer | null;
+  requestHash: string | null;
+  responseKept: boolean;
+}
+
+/** What the rebuild needs of the game besides its log. */
+export interface CompactGame {
+  preset: string;
+  options: unknown;
+  firstDealer: number;
+  /** Player ids by seat. */
+  seats: readonly string[];
+  /** The deals' seeds by index (a game dealt here: imported games are not compacted). */
+  seeds: readonly string[];
+}
+
+export class NotCompactable extends Error {}
+
+// ---- encoding -------------------------------------------------------------------------------
+
+class Writer {
+  private bytes: number[] = [];
+  byte(b: number): void {
+    this.bytes.push(b & 0xff);
+  }
+  varint(n: number): void {
+    if (!Number.isSafeInteger(n) || n < 0) throw new NotCompactable(`not a varint: ${n}`);
+    while (n >= 0x80) {
+      this.bytes.push((n % 0x80) | 0x80);
+      n = Math.floor(n / 0x80);
+    }
+    this.bytes.push(n);
+  }
+  zigzag(n: number): void {
+    this.varint(n >= 0 ? n * 2 : -n * 2 - 1);
+  }
+  raw(buf: Uint8Array): void {
+    for (const b of buf) this.bytes.push(b);
+  }
+  buffer(): Buffer {
+    return Buffer.from(this.bytes);
+  }
+}
+
+class Reader {
+  private at = 0;
+  constructor(private readonly buf: Buffer) {}
+  byte(): number {
+    if (this.at >= this.buf.length) throw new Error('compact log: truncated');
+    return this.buf[this.at++];
+  }
+  varint(): number {
+    let n = 0;
+    let scale = 1;
+    for (;;) {
+      const b = this.byte();
+      n += (b & 0x7f) * scale;
+      if (b < 0x80) return n;
+      scale *= 0x80;
+    }
+  }
+  zigzag(): number {
+    const z = this.varint();
+    return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+  }
+  raw(n: number): Buffer {
+    if (this.at + n > this.buf.length) throw new Error('compact log: truncated');
+    const out = this.buf.subarray(this.at, this.at + n);
+    this.at += n;
+    return out;
+  }
+}
+
+const indexIn = <T>(list: readonly T[], value: T, what: string): number => {
+  const i = list.indexOf(value);
+  if (i < 0) throw new NotCompactable(`no code for ${what} ${String(value)}`);
+  return i;
+};
+
+export function keyHashOf(key: string): Buffer {
+  return createHash('sha256').update(key).digest().subarray(0, HASH_BYTES);
+}
+
+/** The log's rows (all of them, seq 1 on, in order) as format 1; NotCompactable when they do not fit it. */
+export function encodeLog(rows: readonly FullLogRow[]): Buffer {
+  const w = new Writer();
+  w.varint(rows.length);
+  let last = rows.length > 0 ? rows[0].createdAt.getTime() : 0;
+  w.varint(last);
+  rows.forEach((r, i) => {
+    if (r.seq !== i + 1) throw new NotCompactable(`entry ${i + 1} has seq ${r.seq}`);
+    const kind = indexIn(KINDS, r.kind as (typeof KINDS)[number], 'kind');
+    const actor = indexIn(ACTORS, r.actor as (typeof ACTORS)[number], 'actor');
+    const cause = indexIn(CAUSES, r.cause as (typeof CAUSES)[number], 'cause');
+    const requestHash = r.requestHash !== null && /^[0-9a-f]{64}$/.test(r.requestHash) ? r.requestHash : null;
+    if (r.requestHash !== null && requestHash === null) throw new NotCompactable('a request hash that is not SHA-256 hex');
+    if (r.seat !== null && (r.seat < 0 || r.seat > 6)) throw new NotCompactable(`seat ${r.seat}`);
+    w.byte(kind | (actor << 4) | (r.deadline ? 0x40 : 0) | (r.idempotencyKey !== null ? 0x80 : 0));
+    w.byte((r.seat === null ? 0 : r.seat + 1) | (cause << 3) | (r.idempotencyKey !== null && r.response === null ? 0x40 : 0) | (requestHash ? 0x80 : 0));
+    const at = r.createdAt.getTime();
+    w.zigzag(at - last);
+    last = at;
+    if (r.deadline) w.zigzag(r.deadline.getTime() - at);
+    if (r.kind === 'play') {
+      const m = r.move as { seat?: unknown; play?: unknown } | null;
+      const card = m && Object.keys(m).length === 2 && m.seat === r.seat && typeof m.play === 'string' ? parseCard(m.play) : null;
+      if (card === null) throw new NotCompactable(`entry ${r.seq}: a play that is not one card of its seat`);
+      w.byte(card);
+    } else if (JSON_MOVE.has(r.kind)) {
+      const text = r.move === null || r.move === undefined ? '' : JSON.stringify(r.move);
+      const bytes = Buffer.from(text, 'utf8');
+      w.varint(bytes.length);
+      w.raw(bytes);
+    } else if (r.move !== null && r.move !== undefined) {
+      throw new NotCompactable(`entry ${r.seq}: a ${r.kind} with a move`);
+    }
+    if (r.idempotencyKey !== null) w.raw(keyHashOf(r.idempotencyKey));
+    if (requestHash) w.raw(Buffer.from(requestHash.slice(0, HASH_BYTES * 2), 'hex'));
+  });
+  const body = w.buffer();
+  const deflated = deflateRawSync(body, { level: 9 });
+  return deflated.length < body.length
+    ? Buffer.concat([Buffer.from([COMPACT_FORMAT, 1]), deflated])
+    : Buffer.concat([Buffer.from([COMPACT_FORMAT, 0]), body]);
+}
+
+function decodeLog(stored: Uint8Array): CodedEntry[] {
+  const buf = Buffer.from(stored);
+  if (buf[0] !== COMPACT_FORMAT) throw new Error(`compact log: unknown format ${buf[0]}`);
+  const r = new Reader(buf[1] === 1 ? inflateRawSync(buf.subarray(2)) : buf.subarray(2));
+  const count = r.varint();
+  let at = r.varint();
+  const out: CodedEntry[] = [];
+  for (let i = 0; i < count; i++) {
+    const k = r.byte();
+    const s = r.byte();
+    const kind = KINDS[k & 0x0f];
+    const seat = (s & 0x07) === 0 ? null : (s & 0x07) - 1;
+    at += r.zigzag();
+    const deadline = k & 0x40 ? at + r.zigzag() : null;
+    let move: unknown = null;
+    if (kind === 'play') move = { seat, play: cardName(r.byte()) };
+    else if (JSON_MOVE.has(kind)) {
+      const n = r.varint();
+      move = n === 0 ? null : JSON.parse(r.raw(n).toString('utf8'));
+    }
+    const keyHash = k & 0x80 ? Buffer.from(r.raw(HASH_BYTES)) : null;
+    const requestHash = s & 0x80 ? r.raw(HASH_BYTES).toString('hex') : null;
+    out.push({
+      kind,
+      seat,
+      actor: ACTORS[(k >> 4) & 0x03],
+      cause: CAUSES[(s >> 3) & 0x07] ?? null,
+      createdAt: at,
+      deadline,
+      move,
+      keyHash,
+      requestHash,
+      responseKept: keyHash !== null && (s & 0x40) === 0,
+    });
+  }
+  return out;
+}
+
+// ---- rebuilding -----------------------------------------------------------------------------
+
+/** A value with its object keys in jsonb's order (shorter first, then by bytes): as a jsonb column reads back. */
+export function jsonbOrdered(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(jsonbOrdered);
+  if (value === null || typeof value !== 'object') return value;
+  const keys = Object.keys(value).sort((a, b) => a.length - b.length || Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v !== undefined) out[key] = jsonbOrdered(v);
+  }
+  return out;
+}
+
+const asJson = (value: unknown): unknown => jsonbOrdered(JSON.parse(JSON.stringify(value)));
+
+/** One rebuilt entry: the row as game_events held it, and the state after it. */
+interface Step {
+  row: FullLogRow;
+  coded: CodedEntry;
+  state: GameState;
+}
+
+/** Replays the coded entries on the game's rules and seeds: each entry's events, deal index and state after. */
+function replaySteps(game: CompactGame, coded: readonly CodedEntry[], keepStates: boolean): Step[] {
+  const rules = makeRules(game.preset, game.options as never);
+  if (!rules.ok) throw new Error(`compact log: rules ${game.preset}: ${rules.error.rule}`);
+  let state = newGame(rules.value, game.firstDealer);
+  let dealt = 0;
+  const steps: Step[] = [];
+  coded.forEach((c, i) => {
+    let events: GameEvent[];
+    let index = dealIndex(state);
+    if (c.kind === 'deal') {
+      const seed = game.seeds[dealt++];
+      if (seed === undefined) throw new Error(`compact log: no seed for deal ${dealt - 1}`);
+      const next = dealFresh(state, seed);
+      ({ state, events } = next);
+      index = next.index;
+    } else if (c.kind === 'end') {
+      if (c.seat === null) throw new Error('compact log: an end without a seat');
+      const ended = endGame(state, { seat: c.seat, reason: c.cause as EndReason });
+      if (!ended.ok) throw new Error(`compact log: entry ${i + 1}: ${ended.error.rule}`);
+      ({ state, events } = ended.value);
+    } else if (c.kind === 'away' || c.kind === 'back') {
+      events = [];
+    } else {
+      const move = moveFromJson(c.move);
+      if (!move.ok) throw new Error(`compact log: entry ${i + 1}: ${move.error.rule}`);
+      const applied = apply(state, move.value);
+      if (!applied.ok) throw new Error(`compact log: entry ${i + 1}: ${applied.error.rule}`);
+      ({ state, events } = applied.value);
+    }
+    steps.push({
+      coded: c,
+      state: keepStates ? state : (undefined as unknown as GameState),
+      row: {
+        seq: i + 1,
+        kind: c.kind,
+        dealIndex: index,
+        seat: c.seat,
+        playerId: c.seat === null ? null : (game.seats[c.seat] ?? null),
+        actor: c.actor,
+        cause: c.cause,
+        events: asJson(events),
+        createdAt: new Date(c.createdAt),
+        deadline: c.deadline === null ? null : new Date(c.deadline),
+        move: c.move === null ? null : asJson(c.move),
+        idempotencyKey: null,
+        requestHash: c.requestHash,
+        response: null,
+      },
+    });
+  });
+  return steps;
+}
+
+/** The log's rows rebuilt from its compact form (without keys and answers: see earlierRequest). */
+export function rebuildLog(game: CompactGame, stored: Uint8Array): LogRow[] {
+  return replaySteps(game, decodeLog(stored), false).map(({ row }) => ({
+    seq: row.seq,
+    kind: row.kind,
+    dealIndex: row.dealIndex,
+    seat: row.seat,
+    actor: row.actor,
+    cause: row.cause,
+    events: row.events,
+    createdAt: row.createdAt,
+    deadline: row.deadline,
+    move: row.move,
+  }));
+}
+
+/**
+ * The answer a move with an idempotency key got (MovesService's MoveResult as its JSON): its
+ * version, status and events as its actor saw them, the seat view after it, the deadline it set.
+ */
+function answerOf(gameId: string, steps: readonly Step[], at: number): unknown {
+  const first = steps[at];
+  const entries = steps[at + 1]?.row.kind === 'deal' ? [first, steps[at + 1]] : [first];
+  const last = entries[entries.length - 1];
+  const viewer = first.row.actor === 'system' ? null : first.row.seat;
+  return asJson({
+    gameId,
+    version: last.row.seq,
+    status: phase(last.state) === 'over' ? 'finished' : 'active',
+    events: entries.flatMap((e) => eventViews(e.row.seq, e.row.events, viewer)),
+    deadline: last.row.deadline,
+    game: view(last.state, viewer),
+  });
+}
+
+/**
+ * `playerId`'s earlier request under idempotency key `key` in a compacted log: its seq, its
+ * request hash (the first 16 hex digits: compare by prefix) and the answer it got (null when none
+ * was kept: entries from before answers were).
+ */
+export function earlierRequest(
+  gameId: string,
+  game: CompactGame,
+  stored: Uint8Array,
+  playerId: string,
+  key: string,
+): { seq: number; requestHash: string | null; response: unknown } | null {
+  const coded = decodeLog(stored);
+  const hash = keyHashOf(key);
+  const at = coded.findIndex((c) => c.keyHash !== null && c.keyHash.equals(hash) && c.seat !== null && game.seats[c.seat] === playerId);
+  if (at < 0) return null;
+  const steps = replaySteps(game, coded.slice(0, at + 2), true);
+  return { seq: at + 1, requestHash: coded[at].requestHash, response: coded[at].responseKept ? answerOf(gameId, steps, at) : null };
+}
+
+/**
+ * Rebuilds `rows` from their encoding and compares every field a reader gets (and every kept
+ * answer): the description of the first difference, or null when the encoding loses nothing.
+ */
+export function differences(gameId: string, game: CompactGame, rows: readonly FullLogRow[], stored: Uint8Array): string | null {
+  const coded = decodeLog(stored);
+  const steps = replaySteps(game, coded, true);
+  if (steps.length !== rows.length) return `${steps.length} entries rebuilt, ${rows.length} stored`;
+  for (let i = 0; i < rows.length; i++) {
+    const was = rows[i];
+    const now = steps[i].row;
+    const same = (a: unknown, b: unknown) => JSON.stringify(asJson(a)) === JSON.stringify(asJson(b));
+    const checks: [string, unknown, unknown][] = [
+      ['seq', was.seq, now.seq],
+      ['kind', was.kind, now.kind],
+      ['dealIndex', was.dealIndex, now.dealIndex],
+      ['seat', was.seat, now.seat],
+      ['playerId', was.playerId, now.playerId],
+      ['actor', was.actor, now.actor],
+      ['cause', was.cause, now.cause],
+      ['createdAt', was.createdAt.getTime(), now.createdAt.getTime()],
+      ['deadline', was.deadline?.getTime() ?? null, now.deadline?.getTime() ?? null],
+      ['move', was.move ?? null, now.move],
+      ['events', was.events, now.events],
+      ['requestHash', was.requestHash?.slice(0, HASH_BYTES * 2) ?? null, now.requestHash],
+    ];
+    for (const [field, a, b] of checks) {
+      if (!same(a, b)) return `entry ${was.seq}: ${field} ${JSON.stringify(a)?.slice(0, 200)} ≠ ${JSON.stringify(b)?.slice(0, 200)}`;
+    }
+    if (was.idempotencyKey !== null) {
+      if (!coded[i].keyHash?.equals(keyHashOf(was.idempotencyKey))) return `entry ${was.seq}: key`;
+      if (was.response !== null && !same(was.response, answerOf(gameId, steps, i))) {
+        return `entry ${was.seq}: answer ${JSON.stringify(asJson(was.response)).slice(0, 300)} ≠ ${JSON.stringify(answerOf(gameId, steps, i)).slice(0, 300)}`;
+      }
+    }
+  }
+  return null;
+}
