@@ -39,6 +39,10 @@ BEGIN
   ALTER INDEX "player_events_player_id_tx_id_idx" RENAME TO "player_events_legacy_player_id_tx_id_idx";
   ALTER INDEX "player_events_player_id_game_id_seq_type_key" RENAME TO "player_events_legacy_player_id_game_id_seq_type_key";
   ALTER TABLE "player_events_legacy" RENAME CONSTRAINT "player_events_id_created_at_key" TO "player_events_legacy_pkey";
+  -- PostgreSQL 18 names NOT NULL constraints after the table: the new table's must be free (none on 15).
+  FOR name IN SELECT conname FROM pg_constraint WHERE conrelid = 'player_events_legacy'::regclass AND contype = 'n' LOOP
+    EXECUTE format('ALTER TABLE "player_events_legacy" RENAME CONSTRAINT %I TO %I', name, replace(name, 'player_events_', 'player_events_legacy_'));
+  END LOOP;
 
   CREATE TABLE "player_events" (
     "id" BIGINT NOT NULL DEFAULT nextval('player_events_id_seq'::regclass),
@@ -60,10 +64,12 @@ BEGIN
   ALTER SEQUENCE "player_events_id_seq" OWNED BY "player_events"."id";
   ALTER TABLE "player_events_legacy" ALTER COLUMN "id" DROP DEFAULT;
 
-  EXECUTE format('ALTER TABLE "player_events" ATTACH PARTITION "player_events_legacy" FOR VALUES FROM (MINVALUE) TO (%L)', bound);
-  -- What the partition bound now says, and a key narrower than it needs.
-  ALTER TABLE "player_events_legacy" DROP CONSTRAINT "player_events_partition_bound";
+  -- The old primary key (id) goes first: PostgreSQL 18 makes the attached table's (id, created_at)
+  -- its primary key and refuses a second one (15 let both stand).
   ALTER TABLE "player_events_legacy" DROP CONSTRAINT "player_events_legacy_id_key";
+  EXECUTE format('ALTER TABLE "player_events" ATTACH PARTITION "player_events_legacy" FOR VALUES FROM (MINVALUE) TO (%L)', bound);
+  -- What the partition bound now says.
+  ALTER TABLE "player_events_legacy" DROP CONSTRAINT "player_events_partition_bound";
 
   -- 4. This month's and the next two months' partitions (the partitions job keeps two ahead), each
   -- with its unique (player_id, game_id, seq, type): feed writes are idempotent per partition.
