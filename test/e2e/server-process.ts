@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
+import { everyTestFile } from '../per-file.js';
 import { sleep } from './clients.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -107,10 +108,13 @@ export async function kill(server: Server, signal: NodeJS.Signals) {
   await server.exited;
 }
 
-beforeAll(() => {
-  build();
-}, 300_000);
-
-afterAll(async () => {
-  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+// The build before each test file that uses servers, and their end after it (hooks of every such
+// file, also when files share this module: test/per-file.ts).
+everyTestFile(() => {
+  beforeAll(() => {
+    build();
+  }, 300_000);
+  afterAll(async () => {
+    for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
 });
