@@ -7,7 +7,8 @@
 // afterAll when any answer contradicted the document.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
+import { everyTestFile } from './per-file.js';
 
 interface Operation {
   responses?: Record<string, { content?: Record<string, { schema?: object }> }>;
@@ -91,8 +92,9 @@ export function checkAnswer(answer: RestAnswer): { problem: string | null; check
   return { problem: null, checked };
 }
 
-// This test file's findings (a module instance per test file). Problems are distinct lines, a
-// bounded number of them; the checked operations are bounded by the document.
+// This test file's findings (emptied as each file starts: files may share this module, see
+// test/per-file.ts). Problems are distinct lines, a bounded number of them; the checked
+// operations are bounded by the document.
 const MAX_PROBLEMS = 50;
 const problems = new Set<string>();
 let problemsLeftOut = 0;
@@ -117,17 +119,22 @@ export function contractChecked(): ContractAnswer[] {
   return [...checked.values()];
 }
 
-let registered = false;
-
 /**
- * Makes the calling test file fail after its tests when any REST answer contradicted the document
- * (called at the top level of the shared clients' modules, so once per file whichever it imports).
- * With OPENAPI_CONTRACT_CHECKED=path, the (method, route, status) checked are appended there, one a
- * line, to count what a run covers.
+ * Makes the calling test file, and every later one sharing this module, fail after its tests when
+ * any REST answer contradicted the document (called at the top level of the shared clients'
+ * modules). With OPENAPI_CONTRACT_CHECKED=path, the (method, route, status) checked are appended
+ * there, one a line, to count what a run covers.
  */
 export function failOnContractProblems(): void {
-  if (registered) return;
-  registered = true;
+  everyTestFile(contractHooks);
+}
+
+function contractHooks(): void {
+  beforeAll(() => {
+    problems.clear();
+    problemsLeftOut = 0;
+    checked.clear();
+  });
   afterAll(() => {
     const out = process.env.OPENAPI_CONTRACT_CHECKED;
     if (out && checked.size > 0) appendFileSync(out, [...checked.keys()].map((key) => `${key}\n`).join(''));

@@ -130,7 +130,11 @@ describe('Web Push', () => {
     await channel().deliver([notice(playerId)]);
     // The queue's backoff: about e¹ seconds before the 2nd try.
     await waitFor(() => sentTo(busy).length >= 2 || undefined, 'the retried send');
-    const left = await t.gql(LIST, {}, token);
+    // The push service has the retry before the server has its answer: the success is recorded after.
+    const left = await waitFor(async () => {
+      const list = await t.gql(LIST, {}, token);
+      return list.data?.myPushSubscriptions.some((d: { lastSuccessAt: string | null }) => d.lastSuccessAt !== null) ? list : undefined;
+    }, 'the retry’s success recorded');
     expect(left.data!.myPushSubscriptions.map((d: { id: string }) => d.id)).toEqual([busyId]);
     expect(left.data!.myPushSubscriptions[0].lastSuccessAt).not.toBeNull();
     expect(sentTo(gone)).toHaveLength(1);
