@@ -2,6 +2,7 @@ import { presetInfo } from '@mizerka/rules';
 import { useState, type FormEvent } from 'react';
 import { describeError, request } from '../api';
 import { CreateLobbyDocument, LobbiesDocument, type CreateLobbyInput, type LobbyFieldsFragment, type TimeoutPolicy } from '../gql/graphql';
+import { RuleOptionsFields, TimeControlFields } from '../components/GameOptionsFields';
 import { useLoad } from '../hooks';
 import { href, navigate } from '../router';
 import { useToken } from '../session';
@@ -164,42 +165,27 @@ function CreateLobby({ token }: { token: string }) {
         <input type="checkbox" checked={spectatorsSeeTableChat} onChange={(e) => setSpectatorsSeeTableChat(e.target.checked)} /> Spectators may read the
         players' chat
       </label>
-      {family === 'contract' ? (
-        <>
-          <label htmlFor="create-quotas">Mizerka quotas</label>
-          <select id="create-quotas" value={mizerkaQuotas} onChange={(e) => setMizerkaQuotas(e.target.value)}>
-            <option value="reversed">reversed (default)</option>
-            <option value="same">same as the suit contracts</option>
-          </select>
-        </>
-      ) : (
-        <>
-          <label htmlFor="create-target">Target score</label>
-          <input id="create-target" type="number" min={1} max={10000} value={target} onChange={(e) => setTarget(Number(e.target.value))} />
-          <label className="inline">
-            <input type="checkbox" checked={doubleMisere} onChange={(e) => setDoubleMisere(e.target.checked)} /> Allow double misère
-          </label>
-        </>
-      )}
-      <fieldset>
-        <legend>Time control</legend>
-        <label className="inline">
-          <input type="checkbox" checked={timed} onChange={(e) => setTimed(e.target.checked)} /> Move clock
-        </label>
-        {timed && (
-          <>
-            <label htmlFor="create-move">Minutes per move</label>
-            <input id="create-move" type="number" min={1} max={20160} value={moveMinutes} onChange={(e) => setMoveMinutes(Number(e.target.value))} />
-            <label htmlFor="create-bank">Bank minutes per player</label>
-            <input id="create-bank" type="number" min={0} max={20160} value={bankMinutes} onChange={(e) => setBankMinutes(Number(e.target.value))} />
-            <label htmlFor="create-timeout">At a time-out</label>
-            <select id="create-timeout" value={onTimeout} onChange={(e) => setOnTimeout(e.target.value as TimeoutPolicy)}>
-              <option value="autoMove">the server moves for the seat</option>
-              <option value="forfeit">the seat forfeits</option>
-            </select>
-          </>
-        )}
-      </fieldset>
+      <RuleOptionsFields
+        idPrefix="create"
+        family={family}
+        mizerkaQuotas={mizerkaQuotas}
+        setMizerkaQuotas={setMizerkaQuotas}
+        target={target}
+        setTarget={setTarget}
+        doubleMisere={doubleMisere}
+        setDoubleMisere={setDoubleMisere}
+      />
+      <TimeControlFields
+        idPrefix="create"
+        timed={timed}
+        setTimed={setTimed}
+        moveMinutes={moveMinutes}
+        setMoveMinutes={setMoveMinutes}
+        bankMinutes={bankMinutes}
+        setBankMinutes={setBankMinutes}
+        onTimeout={onTimeout}
+        setOnTimeout={setOnTimeout}
+      />
       <button type="submit" disabled={busy}>
         Create lobby
       </button>

@@ -10,6 +10,7 @@ import {
   type TimeoutPolicy,
   type TournamentFieldsFragment,
 } from '../gql/graphql';
+import { RuleOptionsFields, TimeControlFields } from '../components/GameOptionsFields';
 import { useLoad } from '../hooks';
 import { href, navigate } from '../router';
 import { useToken } from '../session';
@@ -229,42 +230,27 @@ function CreateTournament({ token }: { token: string }) {
         <option value="basic">basic bots</option>
         <option value="strong">strong bots</option>
       </select>
-      {family === 'contract' ? (
-        <>
-          <label htmlFor="tournament-quotas">Mizerka quotas</label>
-          <select id="tournament-quotas" value={mizerkaQuotas} onChange={(e) => setMizerkaQuotas(e.target.value)}>
-            <option value="reversed">reversed (default)</option>
-            <option value="same">same as the suit contracts</option>
-          </select>
-        </>
-      ) : (
-        <>
-          <label htmlFor="tournament-target">Target score</label>
-          <input id="tournament-target" type="number" min={1} max={10000} value={target} onChange={(e) => setTarget(Number(e.target.value))} />
-          <label className="inline">
-            <input type="checkbox" checked={doubleMisere} onChange={(e) => setDoubleMisere(e.target.checked)} /> Allow double misère
-          </label>
-        </>
-      )}
-      <fieldset>
-        <legend>Time control</legend>
-        <label className="inline">
-          <input type="checkbox" checked={timed} onChange={(e) => setTimed(e.target.checked)} /> Move clock
-        </label>
-        {timed && (
-          <>
-            <label htmlFor="tournament-move">Minutes per move</label>
-            <input id="tournament-move" type="number" min={1} max={20160} value={moveMinutes} onChange={(e) => setMoveMinutes(Number(e.target.value))} />
-            <label htmlFor="tournament-bank">Bank minutes per player</label>
-            <input id="tournament-bank" type="number" min={0} max={20160} value={bankMinutes} onChange={(e) => setBankMinutes(Number(e.target.value))} />
-            <label htmlFor="tournament-timeout">At a time-out</label>
-            <select id="tournament-timeout" value={onTimeout} onChange={(e) => setOnTimeout(e.target.value as TimeoutPolicy)}>
-              <option value="autoMove">the server moves for the seat</option>
-              <option value="forfeit">the seat forfeits</option>
-            </select>
-          </>
-        )}
-      </fieldset>
+      <RuleOptionsFields
+        idPrefix="tournament"
+        family={family}
+        mizerkaQuotas={mizerkaQuotas}
+        setMizerkaQuotas={setMizerkaQuotas}
+        target={target}
+        setTarget={setTarget}
+        doubleMisere={doubleMisere}
+        setDoubleMisere={setDoubleMisere}
+      />
+      <TimeControlFields
+        idPrefix="tournament"
+        timed={timed}
+        setTimed={setTimed}
+        moveMinutes={moveMinutes}
+        setMoveMinutes={setMoveMinutes}
+        bankMinutes={bankMinutes}
+        setBankMinutes={setBankMinutes}
+        onTimeout={onTimeout}
+        setOnTimeout={setOnTimeout}
+      />
       <label className="inline">
         <input type="checkbox" checked={enter} onChange={(e) => setEnter(e.target.checked)} /> Enter it myself
       </label>
