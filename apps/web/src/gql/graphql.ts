@@ -307,7 +307,7 @@ export type TokenScope =
 export type TournamentFormatOptionsInput = {
   /** Minutes a round may last; past it the games still under way are forfeited by the seat to move */
   roundMinutes?: number | null | undefined;
-  /** Swiss: the number of rounds (required), 1 to 30 */
+  /** Swiss: the number of rounds (required); duplicate: the number of boards, one round each (required); 1 to 30 */
   rounds?: number | null | undefined;
 };
 

@@ -147,7 +147,7 @@ function CreateTournament({ token }: { token: string }) {
       rated,
       vacationAllowed,
     };
-    const formatOptions = { ...(format === 'swiss' ? { rounds } : {}), ...(roundMinutes > 0 ? { roundMinutes } : {}) };
+    const formatOptions = { ...(format === 'swiss' || format === 'duplicate' ? { rounds } : {}), ...(roundMinutes > 0 ? { roundMinutes } : {}) };
     if (Object.keys(formatOptions).length > 0) input.formatOptions = formatOptions;
     if (minPlayers > 0) input.minPlayers = minPlayers;
     if (startsAt) input.startsAt = new Date(startsAt).toISOString();
@@ -190,12 +190,14 @@ function CreateTournament({ token }: { token: string }) {
       <p id="tournament-format-hint" className="hint">
         {format === 'swiss'
           ? 'Swiss: each round seats players of similar scores together, avoiding repeated table-mates.'
-          : 'Round-robin: everyone meets everyone at tables as evenly as possible.'}{' '}
-        Arena and duplicate events are not run by this server yet.
+          : format === 'duplicate'
+            ? 'Duplicate: every table plays the same cards in each round (a board); results are compared among those who held the same cards. Two tables at least.'
+            : 'Round-robin: everyone meets everyone at tables as evenly as possible.'}{' '}
+        Arena events are not run by this server yet.
       </p>
-      {format === 'swiss' && (
+      {(format === 'swiss' || format === 'duplicate') && (
         <>
-          <label htmlFor="tournament-rounds">Rounds</label>
+          <label htmlFor="tournament-rounds">{format === 'duplicate' ? 'Boards (one round each)' : 'Rounds'}</label>
           <input id="tournament-rounds" type="number" min={1} max={30} required value={rounds} onChange={(e) => setRounds(Number(e.target.value))} />
         </>
       )}

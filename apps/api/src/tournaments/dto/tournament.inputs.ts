@@ -9,7 +9,7 @@ import { MAX_ROUNDS, MAX_TOURNAMENT_PLAYERS, ROUND_MINUTES, TOURNAMENT_FORMATS }
 
 @InputType()
 export class TournamentFormatOptionsInput {
-  @Prop(() => Int, { optional: true, description: `Swiss: the number of rounds (required), 1 to ${MAX_ROUNDS}` })
+  @Prop(() => Int, { optional: true, description: `Swiss: the number of rounds (required); duplicate: the number of boards, one round each (required); 1 to ${MAX_ROUNDS}` })
   @IsOptional()
   @IsInt({ message: 'formatOptions.rounds must be a whole number' })
   @Min(1, { message: `formatOptions.rounds must be 1 to ${MAX_ROUNDS}` })
