@@ -1,6 +1,7 @@
 // The server's use of @mizerka/tournaments (libs/tournaments): its pairings, schedules and
 // standings, fed from the tournament's rows. Pure: no database, no NestJS.
 import {
+  arenaTables as seatArena,
   duplicateRounds as scheduleDuplicate,
   matchpoints,
   roundRobinRounds as scheduleRoundRobin,
@@ -15,7 +16,7 @@ import {
 } from '@mizerka/tournaments';
 
 export { TIE_BREAKS, type GameResult, type PlayerId, type RoundPlan, type Standing };
-export type RunningFormat = 'round-robin' | 'swiss' | 'duplicate';
+export type RunningFormat = 'round-robin' | 'swiss' | 'duplicate' | 'arena';
 
 /** A player who resigned or forfeited a game (withdrawal, a round's deadline) is placed last in it. */
 export function gameResult(round: number, table: PlayerId[], finalScores: number[], endSeat: number | null, board: number | null = null): GameResult {
@@ -66,8 +67,13 @@ export function meetings(results: readonly GameResult[]): Map<PlayerId, Map<Play
   return met;
 }
 
-export function standings(format: RunningFormat, players: readonly PlayerId[], tableSize: number, games: readonly GameResult[], byes: readonly { round: number; playerId: PlayerId }[]): Standing[] {
-  return libraryStandings(format, players, games, byes, { tableSize: tableSize as TableSize });
+export function standings(format: RunningFormat, players: readonly PlayerId[], tableSize: number, games: readonly GameResult[], byes: readonly { round: number; playerId: PlayerId }[], arenaStreak = false): Standing[] {
+  return libraryStandings(format, players, games, byes, { tableSize: tableSize as TableSize, arenaStreak });
+}
+
+/** Arena: the tables that sit down now from the waiting players (scores from the standings so far). */
+export function arenaTables(waiting: readonly { id: PlayerId; score: number; waitingSince: Date }[], tableSize: number, now: Date, maxWaitMs: number): PlayerId[][] {
+  return seatArena(waiting.map((w) => ({ id: w.id, score: w.score, waitingSince: w.waitingSince.getTime() })), tableSize as TableSize, now.getTime(), maxWaitMs);
 }
 
 /** Swiss: the next round from the standings so far; the seed (the tournament and round) breaks ties the same way on every run. */

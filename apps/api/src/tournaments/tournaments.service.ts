@@ -19,7 +19,7 @@ import type { NewFeedEvent } from '../player-events/feed-events.js';
 import { PlayerEventsService } from '../player-events/player-events.service.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { pickServerBot } from '../bots/bot-players.js';
-import { boardComparison, duplicateRounds, gameResult, roundRobinRounds, standings, swissRound, TIE_BREAKS, type GameResult, type RoundPlan, type RunningFormat, type Standing } from './formats.js';
+import { arenaTables, boardComparison, duplicateRounds, gameResult, roundRobinRounds, standings, swissRound, TIE_BREAKS, type GameResult, type RoundPlan, type RunningFormat, type Standing } from './formats.js';
 import { checkFormatOptions, MAX_TOURNAMENT_PLAYERS, RUNNING_FORMATS, storedFormatOptions, TOURNAMENT_FORMATS, type TournamentFormat } from './tournament-options.js';
 import type { CreateTournamentInput, ListTournamentsArgs } from './dto/tournament.inputs.js';
 import type { TournamentBoardView, TournamentPage, TournamentRoundView, TournamentView } from './models/tournament.model.js';
@@ -29,6 +29,10 @@ type Change = 'joined' | 'withdrawn' | 'started' | 'roundStarted' | 'roundFinish
 
 export const TOURNAMENT_START_TASK = 'tournament.start';
 export const TOURNAMENT_DEADLINE_TASK = 'tournament.roundDeadline';
+export const TOURNAMENT_ARENA_SEAT_TASK = 'tournament.arenaSeat';
+export const TOURNAMENT_ARENA_END_TASK = 'tournament.arenaEnd';
+/** Arena: a waiting player sits down with equals on score, or with the nearest after this long. */
+export const ARENA_MAX_WAIT_MS = 5_000;
 // A tournament's transaction may start a round of many games under the tournament's row lock.
 const TX_OPTIONS = { maxWait: 20_000, timeout: 120_000 };
 const MAX_START_DELAY_MS = 366 * 24 * 3600 * 1000;
@@ -74,6 +78,8 @@ export class TournamentsService implements OnModuleInit {
   onModuleInit(): void {
     this.jobs.task(TOURNAMENT_START_TASK, (payload) => this.startDue(idOf(payload)));
     this.jobs.task(TOURNAMENT_DEADLINE_TASK, (payload) => this.roundDeadline(idOf(payload), roundOf(payload)));
+    this.jobs.task(TOURNAMENT_ARENA_SEAT_TASK, (payload) => this.arenaSeat(idOf(payload)));
+    this.jobs.task(TOURNAMENT_ARENA_END_TASK, (payload) => this.arenaEnd(idOf(payload)));
   }
 
   /** A new tournament, open for joining; the creator is not entered (they join like anyone). */
@@ -308,7 +314,18 @@ export class TournamentsService implements OnModuleInit {
       await tx.tournament.update({ where: { id }, data: { status: 'cancelled', finishedAt: new Date() } });
       return this.updated(t, ids, 'cancelled');
     }
-    await tx.tournament.update({ where: { id }, data: { status: 'running', startedAt: new Date() } });
+    const now = new Date();
+    await tx.tournament.update({ where: { id }, data: { status: 'running', startedAt: now } });
+    if (t.format === 'arena') {
+      // Everyone waits from the start; the seat job seats them, the end job closes the window.
+      await tx.tournamentPlayer.updateMany({ where: { tournamentId: id, withdrawnAt: null }, data: { waitingSince: now } });
+      const endsAt = arenaEndsAt(t.formatOptions, now);
+      await tx.$executeRaw(setGameJobsSql([
+        { task: TOURNAMENT_ARENA_SEAT_TASK, key: arenaSeatKey(id), payload: { tournamentId: id }, runAt: now },
+        { task: TOURNAMENT_ARENA_END_TASK, key: `tournament-arena-end:${id}`, payload: { tournamentId: id }, runAt: endsAt },
+      ]));
+      return this.updated(t, ids, 'started');
+    }
     return [...this.updated(t, ids, 'started'), ...(await this.startRound(tx, id, 1, started))];
   }
 
@@ -316,10 +333,10 @@ export class TournamentsService implements OnModuleInit {
    * Starts round `number` if it has not started: its key (tournament, number) is inserted first,
    * ON CONFLICT DO NOTHING, so a second start of the same round writes nothing at all.
    */
-  private async startRound(tx: Tx, id: string, number: number, sink: Started): Promise<NewFeedEvent[]> {
+  private async startRound(tx: Tx, id: string, number: number, sink: Started, given?: RoundPlan): Promise<NewFeedEvent[]> {
     const t = await tx.tournament.findUniqueOrThrow({ where: { id }, include: { players: true } });
     const options = storedFormatOptions(t.formatOptions);
-    const plan = await this.plan(tx, t, number);
+    const plan = given ?? (await this.plan(tx, t, number));
     const deadline = options.roundMinutes ? new Date(Date.now() + options.roundMinutes * 60_000) : null;
     const inserted = await tx.$executeRaw`INSERT INTO tournament_rounds (tournament_id, number, deadline, byes)
       VALUES (${id}::uuid, ${number}::smallint, ${deadline}, ${plan.byes}::uuid[]) ON CONFLICT DO NOTHING`;
@@ -345,7 +362,8 @@ export class TournamentsService implements OnModuleInit {
       await tx.$executeRaw(setGameJobsSql([{ task: TOURNAMENT_DEADLINE_TASK, key: `tournament-deadline:${id}:${number}`, payload: { tournamentId: id, round: number }, runAt: deadline }]));
     }
     await tx.tournament.update({ where: { id }, data: { round: number } });
-    return this.updated(t, activeIds(t), 'roundStarted', number);
+    // Arena: a round is the tables one seating sat down; it concerns only them.
+    return this.updated(t, t.format === 'arena' ? plan.tables.flat() : activeIds(t), 'roundStarted', number);
   }
 
   /** The tables of round `number`: round-robin from its schedule, Swiss from the standings so far. */
@@ -430,10 +448,11 @@ export class TournamentsService implements OnModuleInit {
     let counted = 0;
     for (const [tournamentId, ids] of byTournament) {
       await this.inTournament(tournamentId, async (tx, _t, started) => {
-        const claimed = await tx.$queryRaw<{ round: number }[]>`UPDATE tournament_games tg SET counted_at = now()
+        const claimed = await tx.$queryRaw<{ round: number; game_id: string }[]>`UPDATE tournament_games tg SET counted_at = now()
           FROM games g WHERE tg.game_id = ANY(${ids}::uuid[]) AND tg.counted_at IS NULL AND g.id = tg.game_id AND g.status = 'finished'
-          RETURNING tg.round`;
+          RETURNING tg.round, tg.game_id`;
         counted += claimed.length;
+        if (_t.format === 'arena') return claimed.length ? this.arenaAfterCount(tx, _t, claimed.map((c) => c.game_id), claimed.map((c) => c.round)) : [];
         const feed: NewFeedEvent[] = [];
         for (const round of [...new Set(claimed.map((c) => c.round))].sort((a, b) => a - b)) feed.push(...(await this.afterCount(tx, tournamentId, round, started)));
         return feed;
@@ -466,6 +485,73 @@ export class TournamentsService implements OnModuleInit {
     return [...this.updated(t, activeIds(t), 'roundFinished', round), ...(await this.startRound(tx, id, round + 1, started))];
   }
 
+  /**
+   * Arena, after games are counted: their players (still entered) wait again while the window is
+   * open, and the seat job is due now; the rounds whose games are all counted finish; past the
+   * window with no game left under way, the standings are final and the arena finished.
+   */
+  private async arenaAfterCount(tx: Tx, t: TournamentRow, gameIds: string[], rounds: number[]): Promise<NewFeedEvent[]> {
+    await this.cacheStandings(tx, t);
+    const now = new Date();
+    for (const round of new Set(rounds)) {
+      const open = await tx.tournamentGame.count({ where: { tournamentId: t.id, round, countedAt: null } });
+      if (open === 0) await tx.tournamentRound.updateMany({ where: { tournamentId: t.id, number: round, status: 'running' }, data: { status: 'finished', finishedAt: now } });
+    }
+    if (now < arenaEndsAt(t.formatOptions, t.startedAt!)) {
+      const seats = await tx.gameSeat.findMany({ where: { gameId: { in: gameIds } }, select: { playerId: true } });
+      const back = seats.map((s) => s.playerId).filter((p) => activeIds(t).includes(p));
+      await tx.tournamentPlayer.updateMany({ where: { tournamentId: t.id, playerId: { in: back } }, data: { waitingSince: now } });
+      await tx.$executeRaw(setGameJobsSql([{ task: TOURNAMENT_ARENA_SEAT_TASK, key: arenaSeatKey(t.id), payload: { tournamentId: t.id }, runAt: now }]));
+      return [];
+    }
+    return this.arenaFinishIfDone(tx, t);
+  }
+
+  /** Past the window: finished once no game is under way (the last count, or the end job, sees it). */
+  private async arenaFinishIfDone(tx: Tx, t: TournamentRow): Promise<NewFeedEvent[]> {
+    if (t.status !== 'running') return [];
+    const open = await tx.tournamentGame.count({ where: { tournamentId: t.id, countedAt: null } });
+    if (open > 0) return [];
+    await tx.tournamentPlayer.updateMany({ where: { tournamentId: t.id }, data: { waitingSince: null } });
+    await tx.tournament.update({ where: { id: t.id }, data: { status: 'finished', finishedAt: new Date() } });
+    return this.updated(t, activeIds(t), 'finished');
+  }
+
+  /**
+   * The arena's seat job (keyed by the tournament: many game ends make one pending job): seats the
+   * waiting players `arenaTables` says sit down now, as one round; while others still wait for a
+   * table of equals, it comes back when the longest waiter's wait is up. Idempotent: the seated
+   * wait no more, so a repeat seats nobody twice.
+   */
+  async arenaSeat(id: string): Promise<void> {
+    await this.inTournament(id, async (tx, t, started) => {
+      const now = new Date();
+      if (t.format !== 'arena' || t.status !== 'running' || now >= arenaEndsAt(t.formatOptions, t.startedAt!)) return [];
+      const waiting = t.players.filter((p) => p.withdrawnAt === null && p.waitingSince !== null);
+      const score = new Map((t.standings as unknown as Standing[]).map((s) => [s.playerId, s.points]));
+      const tables = arenaTables(waiting.map((p) => ({ id: p.playerId, score: score.get(p.playerId) ?? 0, waitingSince: p.waitingSince! })), t.tableSize, now, ARENA_MAX_WAIT_MS);
+      const seated = tables.flat();
+      const feed = tables.length ? await this.startRound(tx, id, t.round + 1, started, { tables, byes: [] }) : [];
+      if (seated.length) await tx.tournamentPlayer.updateMany({ where: { tournamentId: id, playerId: { in: seated } }, data: { waitingSince: null } });
+      const left = waiting.filter((p) => !seated.includes(p.playerId));
+      if (left.length >= t.tableSize) {
+        const due = new Date(Math.max(now.getTime() + 100, Math.min(...left.map((p) => p.waitingSince!.getTime())) + ARENA_MAX_WAIT_MS));
+        await tx.$executeRaw(setGameJobsSql([{ task: TOURNAMENT_ARENA_SEAT_TASK, key: arenaSeatKey(id), payload: { tournamentId: id }, runAt: due }]));
+      }
+      return feed;
+    }, false);
+  }
+
+  /** The arena's end job at endsAt: no table sits down from now; finished at once if no game is under way. */
+  async arenaEnd(id: string): Promise<void> {
+    await this.inTournament(id, async (tx, t) => {
+      if (t.format !== 'arena') return [];
+      await tx.$executeRaw(removeJobsSql([arenaSeatKey(id)]));
+      await tx.tournamentPlayer.updateMany({ where: { tournamentId: id }, data: { waitingSince: null } });
+      return this.arenaFinishIfDone(tx, t);
+    }, false);
+  }
+
   /** The deadline job: every game of the round still under way is forfeited by the seat to move. */
   async roundDeadline(id: string, round: number): Promise<void> {
     const open = await this.prisma.tournamentGame.findMany({ where: { tournamentId: id, round, countedAt: null }, select: { gameId: true } });
@@ -483,7 +569,7 @@ export class TournamentsService implements OnModuleInit {
 
   private async cacheStandings(tx: Tx, t: TournamentRow): Promise<void> {
     const results = await this.results(tx, t.id);
-    const table = standings(t.format as RunningFormat, t.players.map((p) => p.playerId), t.tableSize, results, await this.byes(tx, t.id));
+    const table = standings(t.format as RunningFormat, t.players.map((p) => p.playerId), t.tableSize, results, await this.byes(tx, t.id), storedFormatOptions(t.formatOptions).arenaStreak ?? false);
     await tx.tournament.update({ where: { id: t.id }, data: { standings: table as unknown as Prisma.InputJsonArray } });
   }
 
@@ -535,6 +621,9 @@ export class TournamentsService implements OnModuleInit {
       format: t.format,
       rounds: storedFormatOptions(t.formatOptions).rounds ?? null,
       roundMinutes: storedFormatOptions(t.formatOptions).roundMinutes ?? null,
+      minutes: storedFormatOptions(t.formatOptions).minutes ?? null,
+      endsAt: t.format === 'arena' && t.startedAt ? arenaEndsAt(t.formatOptions, t.startedAt) : null,
+      arenaStreak: storedFormatOptions(t.formatOptions).arenaStreak ?? false,
       tableSize: t.tableSize,
       timeControl: storedTimeControl(t.timeControl) as TournamentView['timeControl'],
       vacationAllowed: t.vacationAllowed,
@@ -598,6 +687,9 @@ export class TournamentsService implements OnModuleInit {
 }
 
 const startKey = (id: string) => `tournament-start:${id}`;
+const arenaSeatKey = (id: string) => `tournament-arena-seat:${id}`;
+/** Arena: the window closes `minutes` after the start. */
+const arenaEndsAt = (formatOptions: unknown, startedAt: Date) => new Date(startedAt.getTime() + (storedFormatOptions(formatOptions).minutes ?? 0) * 60_000);
 /** The smallest field that plays: a table, or two for duplicate (a board is compared across tables). */
 const minField = (t: { format: string; tableSize: number }) => (t.format === 'duplicate' ? 2 * t.tableSize : t.tableSize);
 const joiningOrder = (t: TournamentRow) => t.players.slice().sort((a, b) => a.joinedAt.getTime() - b.joinedAt.getTime() || (a.playerId < b.playerId ? -1 : 1)).map((p) => p.playerId);

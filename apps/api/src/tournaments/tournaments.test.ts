@@ -33,7 +33,7 @@ async function until(t: TestApp, id: string, status: string) {
  * mizerka-record/1): each record replayed by the rules for its totals and places, its seats mapped
  * to players by the names the record holds, the byes from the rounds.
  */
-async function standingsFromRecords(t: TestApp, id: string, format: RunningFormat, tableSize: number, decks?: Map<number, string[][][]>) {
+async function standingsFromRecords(t: TestApp, id: string, format: RunningFormat, tableSize: number, decks?: Map<number, string[][][]>, arenaStreak = false) {
   const rounds = (await t.rest('GET', `/api/v1/tournaments/${id}/rounds`)).body as { number: number; byes: string[]; tables: { gameId: string; board: number | null }[] }[];
   const tournament = (await t.rest('GET', `/api/v1/tournaments/${id}`)).body as { players: { playerId: string }[] };
   const names = await t.app.get(PrismaService).player.findMany({ where: { id: { in: tournament.players.map((p) => p.playerId) } }, select: { id: true, name: true } });
@@ -52,7 +52,7 @@ async function standingsFromRecords(t: TestApp, id: string, format: RunningForma
       if (decks && table.board !== null) decks.set(table.board, [...(decks.get(table.board) ?? []), record.value.deals.map((d) => d.deck)]);
     }
   }
-  return standings(format, tournament.players.map((p) => p.playerId), tableSize, results, rounds.flatMap((r) => r.byes.map((playerId) => ({ round: r.number, playerId }))));
+  return standings(format, tournament.players.map((p) => p.playerId), tableSize, results, rounds.flatMap((r) => r.byes.map((playerId) => ({ round: r.number, playerId }))), arenaStreak);
 }
 
 /** Plays every turn of `person` in the tournament's games until the tournament is over. */
@@ -189,6 +189,37 @@ describe('tournaments', () => {
     }
   }, 240_000);
 
+  it('runs an arena of server bots for its window: players wait after each game and are seated again, no table after endsAt, points per place with the streak', async () => {
+    const made = await t.gql(CREATE, {
+      input: { name: 'arena', preset: 'bidding', options: { target: 1 }, format: 'arena', formatOptions: { minutes: 1, arenaStreak: true }, minPlayers: 6, maxPlayers: 6, botLevel: 'random', startsAt: new Date().toISOString() },
+    }, organiser.token);
+    expect(made.errors).toBeUndefined();
+    const id = made.data!.createTournament.id as string;
+    const done = await until(t, id, 'finished');
+    const view = (await t.rest('GET', `/api/v1/tournaments/${id}`)).body;
+    expect(view).toMatchObject({ format: 'arena', minutes: 1, arenaStreak: true });
+    const endsAt = new Date(view.endsAt).getTime();
+    expect(endsAt).toBe(new Date(view.startedAt).getTime() + 60_000);
+    expect(new Date(view.finishedAt).getTime()).toBeGreaterThanOrEqual(endsAt);
+    const rounds = (await t.rest('GET', `/api/v1/tournaments/${id}/rounds`)).body as { number: number; startedAt: string; status: string; tables: { players: string[]; status: string }[] }[];
+    // Seated again and again: more seatings than one, none after the window, every game over.
+    expect(rounds.length).toBeGreaterThan(1);
+    for (const r of rounds) {
+      expect(new Date(r.startedAt).getTime()).toBeLessThan(endsAt);
+      expect(r.status).toBe('finished');
+      for (const table of r.tables) expect(table.status).toBe('finished');
+    }
+    // No player is at two tables at once: a player's seatings never overlap (each round's tables are disjoint).
+    for (const r of rounds) expect(new Set(r.tables.flatMap((x) => x.players)).size).toBe(r.tables.length * 3);
+    expect(Math.max(...done.standings.map((s: { games: number }) => s.games))).toBeGreaterThan(1);
+    const rebuilt = await standingsFromRecords(t, id, 'arena', 3, undefined, true);
+    expect(done.standings.map(({ bot: _bot, ...s }: { bot: boolean }) => s)).toEqual(rebuilt);
+    expect(await t.app.get(PrismaService).tournamentPlayer.count({ where: { tournamentId: id, waitingSince: { not: null } } })).toBe(0);
+    // The seat job run again after the end seats nobody.
+    await t.app.get(TournamentsService).arenaSeat(id);
+    expect(await t.app.get(PrismaService).tournamentRound.count({ where: { tournamentId: id } })).toBe(rounds.length);
+  }, 240_000);
+
   it('refuses hostile inputs naming the field', async () => {
     const bad = async (input: Record<string, unknown>) => {
       const answer = await t.rest('POST', '/api/v1/tournaments', { name: 'x', preset: 'bidding', options: { target: 1 }, format: 'swiss', formatOptions: { rounds: 2 }, ...input }, organiser.token);
@@ -204,7 +235,9 @@ describe('tournaments', () => {
     expect(await bad({ name: 'n'.repeat(65) })).toContain('name');
     expect(await bad({ preset: 'nope' })).toContain('preset');
     expect(await bad({ startsAt: 'tomorrow' })).toContain('startsAt');
-    expect(await bad({ format: 'arena' })).toContain('format');
+    expect(await bad({ format: 'arena', formatOptions: {} })).toContain('formatOptions.minutes');
+    expect(await bad({ format: 'arena', formatOptions: { minutes: 10, rounds: 2 } })).toContain('formatOptions.rounds');
+    expect(await bad({ formatOptions: { rounds: 2, minutes: 10 } })).toContain('formatOptions.minutes');
     expect(await bad({ format: 'duplicate', formatOptions: {} })).toContain('formatOptions.rounds');
     expect(await bad({ format: 'duplicate', maxPlayers: 5 })).toContain('maxPlayers');
     expect((await t.rest('POST', '/api/v1/tournaments', { name: 'x', preset: 'bidding', options: { target: 1 }, format: 'round-robin' })).status).toBe(401);

@@ -152,6 +152,15 @@ export class TournamentView {
   @Prop(() => Int, { nullable: true, description: 'Minutes a round may last; null: no round deadline' })
   roundMinutes!: number | null;
 
+  @Prop(() => Int, { nullable: true, description: 'Arena: the window in minutes from the start; null for the other formats' })
+  minutes!: number | null;
+
+  @Prop(() => Date, { nullable: true, description: 'Arena: when the window closes (no table sits down after it); null before the start and for the other formats' })
+  endsAt!: Date | null;
+
+  @Prop({ description: 'Arena: after two wins in a row, games count double until one is not a win' })
+  arenaStreak!: boolean;
+
   @Prop(() => Int, { description: "Players at a table (the preset's)" })
   tableSize!: number;
 
