@@ -18,6 +18,8 @@ import { Outbox } from '../outbox/outbox.js';
 import type { NewFeedEvent } from '../player-events/feed-events.js';
 import { PlayerEventsService } from '../player-events/player-events.service.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { untilReturned } from '../common/live-tail.js';
+import { TournamentBus, TournamentFollowers } from './tournament-followers.js';
 import { pickServerBot } from '../bots/bot-players.js';
 import { arenaTables, boardComparison, duplicateRounds, gameResult, roundRobinRounds, standings, swissRound, TIE_BREAKS, type GameResult, type RoundPlan, type RunningFormat, type Standing } from './formats.js';
 import { checkFormatOptions, MAX_TOURNAMENT_PLAYERS, RUNNING_FORMATS, storedFormatOptions, TOURNAMENT_FORMATS, type TournamentFormat } from './tournament-options.js';
@@ -70,6 +72,8 @@ export class TournamentsService implements OnModuleInit {
     private readonly outbox: Outbox,
     private readonly jobs: JobQueue,
     private readonly feed: PlayerEventsService,
+    private readonly bus: TournamentBus,
+    private readonly followers: TournamentFollowers,
     config: ConfigService<AppConfig, true>,
   ) {
     this.minMoveSeconds = config.get('clocks', { infer: true }).minMoveSeconds;
@@ -181,6 +185,25 @@ export class TournamentsService implements OnModuleInit {
     const row = await this.prisma.tournament.findUnique({ where: { id }, include: { players: true } });
     if (!row || (row.visibility !== 'public' && row.creatorId !== viewerId && !row.players.some((p) => p.playerId === viewerId))) throw notFound('Tournament');
     return (await this.views([row]))[0];
+  }
+
+  /**
+   * The tournament as it changes, for its SSE stream: the current view at once, then the view
+   * again after each change; ends once it is finished or cancelled. Not found (an invite one for
+   * a stranger) is answered before the stream begins.
+   */
+  async followStream(id: string, viewerId: string, signal?: AbortSignal, started?: () => void): Promise<AsyncIterableIterator<{ at: number; view: TournamentView }>> {
+    await this.get(id, viewerId);
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const service = this;
+    return untilReturned(async function* (ended) {
+      const changes = service.followers.follow(id, ended, async () => ({ after: 0, live: true }), started);
+      for await (const change of changes) {
+        const view = await service.get(id, viewerId);
+        yield { at: change.at, view };
+        if (view.status === 'finished' || view.status === 'cancelled') return;
+      }
+    }, signal);
   }
 
   /** The rounds so far with their tables' games, oldest first. */
@@ -587,10 +610,13 @@ export class TournamentsService implements OnModuleInit {
       }
       const t = await tx.tournament.findUniqueOrThrow({ where: { id }, include: { players: true } });
       const events = await change(tx, t, started);
+      // The stream's position: a change of its players or games too (the row itself may be untouched).
+      await tx.$executeRaw`UPDATE tournaments SET updated_at = clock_timestamp() WHERE id = ${id}::uuid`;
       await this.feed.add(tx, events);
       return events;
     }, TX_OPTIONS);
     this.feed.published([...feed, ...started.feed]);
+    this.bus.published(id);
     // Each new game's first turn: played at once by this instance's bots when theirs (as a lobby's start does).
     for (const gameId of started.games) this.outbox.committed({ gameId, seq: 1, entries: null });
   }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { FAST, waitFor } from '../bots/bots.test-kit.js';
 import { MAKE_MOVE, pickMove, players, rng, TURN_QUERY, type TestPlayer } from '../games/games.test-kit.js';
+import { openSse } from '../inbox/sse.test-kit.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { boardComparison, gameResult, standings, type GameResult, type RunningFormat } from './formats.js';
 import { TournamentsService } from './tournaments.service.js';
@@ -219,6 +220,29 @@ describe('tournaments', () => {
     await t.app.get(TournamentsService).arenaSeat(id);
     expect(await t.app.get(PrismaService).tournamentRound.count({ where: { tournamentId: id } })).toBe(rounds.length);
   }, 240_000);
+
+  it('streams a tournament as it changes: the view now, then after each join; strangers of an invite one get 404', async () => {
+    const [a, b] = await players(t, 2, 'sse');
+    const made = await t.gql(CREATE, { input: { name: 'streamed', preset: 'bidding', options: { target: 1 }, format: 'round-robin', minPlayers: 6 } }, organiser.token);
+    const id = made.data!.createTournament.id as string;
+    const stream = await openSse(`${t.baseUrl}/api/v1/tournaments/${id}/stream`, { authorization: `Bearer ${a.token}` });
+    try {
+      expect(stream.status).toBe(200);
+      const [first] = await stream.take(1, 20_000);
+      expect(first.event).toBe('tournament');
+      expect(JSON.parse(first.data!)).toMatchObject({ id, status: 'open', players: [] });
+      await stream.ready(20_000);
+      expect((await t.rest('POST', `/api/v1/tournaments/${id}/join`, {}, b.token)).status).toBe(200);
+      const [second] = await stream.take(1, 20_000);
+      expect(Number(second.id)).toBeGreaterThan(Number(first.id));
+      expect(JSON.parse(second.data!).players.map((p: { playerId: string }) => p.playerId)).toEqual([b.id]);
+    } finally {
+      stream.close();
+    }
+    const hidden = await t.gql(CREATE, { input: { name: 'hidden', preset: 'bidding', options: { target: 1 }, format: 'round-robin', visibility: 'invite' } }, organiser.token);
+    expect((await t.rest('GET', `/api/v1/tournaments/${hidden.data!.createTournament.id}/stream`, undefined, a.token)).status).toBe(404);
+    expect((await t.rest('GET', `/api/v1/tournaments/${id}/stream`)).status).toBe(401);
+  }, 60_000);
 
   it('refuses hostile inputs naming the field', async () => {
     const bad = async (input: Record<string, unknown>) => {
