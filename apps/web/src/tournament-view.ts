@@ -11,7 +11,7 @@ export const FORMAT_NAMES: Record<string, string> = {
 };
 
 /** The formats the server runs today (docs/tournaments.md: arena and duplicate are refused by name). */
-export const RUNNING_FORMATS = ['round-robin', 'swiss'] as const;
+export const RUNNING_FORMATS = ['round-robin', 'swiss', 'duplicate', 'arena'] as const;
 
 export function formatName(format: string): string {
   return FORMAT_NAMES[format] ?? format;

@@ -5,9 +5,9 @@ import { Redis } from 'ioredis';
 import type { AppConfig } from '../config/app-config.js';
 
 /** What instances tell each other: a game's log grew, players' feeds grew, a token was revoked, a chat room grew. */
-export type BusChannel = 'game-log' | 'feed' | 'revoked' | 'chat';
+export type BusChannel = 'game-log' | 'feed' | 'revoked' | 'chat' | 'tournament';
 
-const CHANNELS: readonly BusChannel[] = ['game-log', 'feed', 'revoked', 'chat'];
+const CHANNELS: readonly BusChannel[] = ['game-log', 'feed', 'revoked', 'chat', 'tournament'];
 
 export type BusState = 'single' | 'up' | 'down';
 

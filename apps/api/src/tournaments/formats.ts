@@ -1,6 +1,9 @@
 // The server's use of @mizerka/tournaments (libs/tournaments): its pairings, schedules and
 // standings, fed from the tournament's rows. Pure: no database, no NestJS.
 import {
+  arenaTables as seatArena,
+  duplicateRounds as scheduleDuplicate,
+  matchpoints,
   roundRobinRounds as scheduleRoundRobin,
   standings as libraryStandings,
   swissRound as pairSwiss,
@@ -13,11 +16,43 @@ import {
 } from '@mizerka/tournaments';
 
 export { TIE_BREAKS, type GameResult, type PlayerId, type RoundPlan, type Standing };
-export type RunningFormat = 'round-robin' | 'swiss';
+export type RunningFormat = 'round-robin' | 'swiss' | 'duplicate' | 'arena';
 
 /** A player who resigned or forfeited a game (withdrawal, a round's deadline) is placed last in it. */
-export function gameResult(round: number, table: PlayerId[], finalScores: number[], endSeat: number | null): GameResult {
-  return { round, table, finalScores, ...(endSeat !== null ? { forfeited: [table[endSeat]] } : {}) };
+export function gameResult(round: number, table: PlayerId[], finalScores: number[], endSeat: number | null, board: number | null = null): GameResult {
+  return { round, table, finalScores, ...(endSeat !== null ? { forfeited: [table[endSeat]] } : {}), ...(board !== null ? { board } : {}) };
+}
+
+/** Duplicate: the schedule of `boards` rounds for the starting field, round n playing board n. */
+export function duplicateRounds(players: readonly PlayerId[], tableSize: number, boards: number): RoundPlan[] {
+  const plan = scheduleDuplicate(players, tableSize as TableSize, boards);
+  return plan.rounds.map((r, i) => ({ tables: r.tables, byes: plan.byes[i] }));
+}
+
+export interface BoardLine {
+  position: number;
+  playerId: PlayerId;
+  score: number;
+  matchpoints: number;
+  tops: number;
+}
+
+/**
+ * One board's comparison: each result against the others of its seat position (the same cards),
+ * as the standings count it (a forfeited result below every other). `games` all played this board.
+ */
+export function boardComparison(games: readonly GameResult[]): BoardLine[] {
+  const lines = games.flatMap((g) => {
+    const forfeited = new Set(g.forfeited ?? []);
+    return g.table.map((playerId, position) => ({ board: 0, position, playerId, score: g.finalScores[position], ranked: forfeited.has(playerId) ? -Infinity : g.finalScores[position] }));
+  });
+  const out: BoardLine[] = [];
+  for (const position of [...new Set(lines.map((l) => l.position))].sort((a, b) => a - b)) {
+    const group = lines.filter((l) => l.position === position);
+    const totals = matchpoints(group.map((l) => ({ board: 0, position, playerId: l.playerId, score: l.ranked })));
+    for (const l of group) out.push({ position, playerId: l.playerId, score: l.score, matchpoints: totals.get(l.playerId)!.matchpoints, tops: totals.get(l.playerId)!.tops });
+  }
+  return out;
 }
 
 /** How often each pair of players has shared a table, as the Swiss pairing reads it. */
@@ -32,8 +67,13 @@ export function meetings(results: readonly GameResult[]): Map<PlayerId, Map<Play
   return met;
 }
 
-export function standings(format: RunningFormat, players: readonly PlayerId[], tableSize: number, games: readonly GameResult[], byes: readonly { round: number; playerId: PlayerId }[]): Standing[] {
-  return libraryStandings(format, players, games, byes, { tableSize: tableSize as TableSize });
+export function standings(format: RunningFormat, players: readonly PlayerId[], tableSize: number, games: readonly GameResult[], byes: readonly { round: number; playerId: PlayerId }[], arenaStreak = false): Standing[] {
+  return libraryStandings(format, players, games, byes, { tableSize: tableSize as TableSize, arenaStreak });
+}
+
+/** Arena: the tables that sit down now from the waiting players (scores from the standings so far). */
+export function arenaTables(waiting: readonly { id: PlayerId; score: number; waitingSince: Date }[], tableSize: number, now: Date, maxWaitMs: number): PlayerId[][] {
+  return seatArena(waiting.map((w) => ({ id: w.id, score: w.score, waitingSince: w.waitingSince.getTime() })), tableSize as TableSize, now.getTime(), maxWaitMs);
 }
 
 /** Swiss: the next round from the standings so far; the seed (the tournament and round) breaks ties the same way on every run. */

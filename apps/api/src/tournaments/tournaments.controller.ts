@@ -1,5 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { EventStreams } from '../auth/event-streams.js';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { CurrentPlayer, OptionalPlayer } from '../auth/current-player.decorator.js';
 import { Public } from '../auth/public.decorator.js';
@@ -13,7 +15,29 @@ import { TournamentsService } from './tournaments.service.js';
 @ApiTags('tournaments')
 @Controller()
 export class TournamentsController {
-  constructor(private readonly service: TournamentsService) {}
+  constructor(
+    private readonly service: TournamentsService,
+    private readonly streams: EventStreams,
+  ) {}
+
+  @ApiBearerAuth()
+  @Get('tournaments/:id/stream')
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({
+    description:
+      'Server-sent events: the tournament now, then again after each change (a join, a round, a counted game, the end): ' +
+      '`id: <ms of the change>`, `event: tournament`, `data: <TournamentView as JSON>`; ends once it is finished or cancelled. ' +
+      'A `: ready` comment says the stream follows.',
+  })
+  @RequireScope('read')
+  stream(@Param('id', ParseUuidPipe) id: string, @CurrentPlayer() caller: AuthenticatedPlayer, @Res() res: Response): Promise<void> {
+    return this.streams.serve(
+      res,
+      caller,
+      (signal, started) => this.service.followStream(id, caller.id, signal, started),
+      (change) => ({ id: String(change.at), event: 'tournament', data: change.view }),
+    );
+  }
 
   @ApiBearerAuth()
   @Post('tournaments')

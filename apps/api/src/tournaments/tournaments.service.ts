@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { makeRules } from '@mizerka/rules';
 import { BOT_LEVELS, type BotLevel } from '@mizerka/bots';
 import type { AppConfig } from '../config/app-config.js';
@@ -8,7 +8,7 @@ import { badInput, conflict, DomainError, forbidden, notFound } from '../common/
 import { decodeCursor, pageOf } from '../common/paging.js';
 import { ruleErrorToDomain } from '../common/rule-errors.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { checkTimeControl, GamesService, storedTimeControl } from '../games/index.js';
+import { checkTimeControl, GamesService, newBoard, storedTimeControl } from '../games/index.js';
 import { newInviteCode, normaliseInviteCode } from '../lobbies/invite-code.js';
 import { MovesService } from '../moves/moves.service.js';
 import { JobQueue } from '../outbox/job-queue.js';
@@ -18,17 +18,23 @@ import { Outbox } from '../outbox/outbox.js';
 import type { NewFeedEvent } from '../player-events/feed-events.js';
 import { PlayerEventsService } from '../player-events/player-events.service.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { untilReturned } from '../common/live-tail.js';
+import { TournamentBus, TournamentFollowers } from './tournament-followers.js';
 import { pickServerBot } from '../bots/bot-players.js';
-import { gameResult, roundRobinRounds, standings, swissRound, TIE_BREAKS, type GameResult, type RoundPlan, type RunningFormat, type Standing } from './formats.js';
+import { arenaTables, boardComparison, duplicateRounds, gameResult, roundRobinRounds, standings, swissRound, TIE_BREAKS, type GameResult, type RoundPlan, type RunningFormat, type Standing } from './formats.js';
 import { checkFormatOptions, MAX_TOURNAMENT_PLAYERS, RUNNING_FORMATS, storedFormatOptions, TOURNAMENT_FORMATS, type TournamentFormat } from './tournament-options.js';
 import type { CreateTournamentInput, ListTournamentsArgs } from './dto/tournament.inputs.js';
-import type { TournamentPage, TournamentRoundView, TournamentView } from './models/tournament.model.js';
+import type { TournamentBoardView, TournamentPage, TournamentRoundView, TournamentView } from './models/tournament.model.js';
 
 type Tx = Prisma.TransactionClient;
 type Change = 'joined' | 'withdrawn' | 'started' | 'roundStarted' | 'roundFinished' | 'finished' | 'cancelled';
 
 export const TOURNAMENT_START_TASK = 'tournament.start';
 export const TOURNAMENT_DEADLINE_TASK = 'tournament.roundDeadline';
+export const TOURNAMENT_ARENA_SEAT_TASK = 'tournament.arenaSeat';
+export const TOURNAMENT_ARENA_END_TASK = 'tournament.arenaEnd';
+/** Arena: a waiting player sits down with equals on score, or with the nearest after this long. */
+export const ARENA_MAX_WAIT_MS = 5_000;
 // A tournament's transaction may start a round of many games under the tournament's row lock.
 const TX_OPTIONS = { maxWait: 20_000, timeout: 120_000 };
 const MAX_START_DELAY_MS = 366 * 24 * 3600 * 1000;
@@ -66,6 +72,8 @@ export class TournamentsService implements OnModuleInit {
     private readonly outbox: Outbox,
     private readonly jobs: JobQueue,
     private readonly feed: PlayerEventsService,
+    private readonly bus: TournamentBus,
+    private readonly followers: TournamentFollowers,
     config: ConfigService<AppConfig, true>,
   ) {
     this.minMoveSeconds = config.get('clocks', { infer: true }).minMoveSeconds;
@@ -74,6 +82,8 @@ export class TournamentsService implements OnModuleInit {
   onModuleInit(): void {
     this.jobs.task(TOURNAMENT_START_TASK, (payload) => this.startDue(idOf(payload)));
     this.jobs.task(TOURNAMENT_DEADLINE_TASK, (payload) => this.roundDeadline(idOf(payload), roundOf(payload)));
+    this.jobs.task(TOURNAMENT_ARENA_SEAT_TASK, (payload) => this.arenaSeat(idOf(payload)));
+    this.jobs.task(TOURNAMENT_ARENA_END_TASK, (payload) => this.arenaEnd(idOf(payload)));
   }
 
   /** A new tournament, open for joining; the creator is not entered (they join like anyone). */
@@ -90,13 +100,16 @@ export class TournamentsService implements OnModuleInit {
     const tableSize = rules.value.players;
     const formatOptions = checkFormatOptions(format, input.formatOptions);
     const timeControl = input.timeControl ? checkTimeControl(input.timeControl, this.minMoveSeconds) : null;
+    // The smallest field: a table, or two for duplicate (a board is compared across tables).
+    const least = minField({ format, tableSize });
+    const fieldWord = format === 'duplicate' ? 'two tables' : 'a table';
     const maxPlayers = input.maxPlayers ?? 64;
-    if (!Number.isInteger(maxPlayers) || maxPlayers < tableSize || maxPlayers > MAX_TOURNAMENT_PLAYERS) {
-      throw badInput(`maxPlayers must be a whole number from ${tableSize} (a table) to ${MAX_TOURNAMENT_PLAYERS}`, { field: 'maxPlayers' });
+    if (!Number.isInteger(maxPlayers) || maxPlayers < least || maxPlayers > MAX_TOURNAMENT_PLAYERS) {
+      throw badInput(`maxPlayers must be a whole number from ${least} (${fieldWord}) to ${MAX_TOURNAMENT_PLAYERS}`, { field: 'maxPlayers' });
     }
-    const minPlayers = input.minPlayers ?? tableSize;
-    if (!Number.isInteger(minPlayers) || minPlayers < tableSize || minPlayers > maxPlayers) {
-      throw badInput(`minPlayers must be a whole number from ${tableSize} (a table) to maxPlayers (${maxPlayers})`, { field: 'minPlayers' });
+    const minPlayers = input.minPlayers ?? least;
+    if (!Number.isInteger(minPlayers) || minPlayers < least || minPlayers > maxPlayers) {
+      throw badInput(`minPlayers must be a whole number from ${least} (${fieldWord}) to maxPlayers (${maxPlayers})`, { field: 'minPlayers' });
     }
     const startsAt = input.startsAt ?? null;
     if (startsAt !== null && (Number.isNaN(startsAt.getTime()) || startsAt.getTime() > Date.now() + MAX_START_DELAY_MS)) {
@@ -132,6 +145,11 @@ export class TournamentsService implements OnModuleInit {
         },
         select: { id: true },
       });
+      // Duplicate: the boards are committed now, their seeds kept secret, their hashes shown.
+      if (format === 'duplicate') {
+        const boards = Array.from({ length: formatOptions.rounds! }, (_, i) => ({ ...newBoard(), number: i + 1, boardId: randomUUID(), tournamentId: row.id }));
+        await tx.tournamentBoard.createMany({ data: boards.map((b) => ({ tournamentId: b.tournamentId, number: b.number, boardId: b.boardId, seed: b.seed, seedHash: b.seedHash })) });
+      }
       // The start job: when its time comes, or at once for a time already past.
       if (startsAt) await tx.$executeRaw(setGameJobsSql([{ task: TOURNAMENT_START_TASK, key: startKey(row.id), payload: { tournamentId: row.id }, runAt: startsAt }]));
       return row;
@@ -169,6 +187,25 @@ export class TournamentsService implements OnModuleInit {
     return (await this.views([row]))[0];
   }
 
+  /**
+   * The tournament as it changes, for its SSE stream: the current view at once, then the view
+   * again after each change; ends once it is finished or cancelled. Not found (an invite one for
+   * a stranger) is answered before the stream begins.
+   */
+  async followStream(id: string, viewerId: string, signal?: AbortSignal, started?: () => void): Promise<AsyncIterableIterator<{ at: number; view: TournamentView }>> {
+    await this.get(id, viewerId);
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const service = this;
+    return untilReturned(async function* (ended) {
+      const changes = service.followers.follow(id, ended, async () => ({ after: 0, live: true }), started);
+      for await (const change of changes) {
+        const view = await service.get(id, viewerId);
+        yield { at: change.at, view };
+        if (view.status === 'finished' || view.status === 'cancelled') return;
+      }
+    }, signal);
+  }
+
   /** The rounds so far with their tables' games, oldest first. */
   async rounds(id: string, viewerId?: string): Promise<TournamentRoundView[]> {
     await this.get(id, viewerId);
@@ -178,7 +215,7 @@ export class TournamentsService implements OnModuleInit {
     ]);
     const gameRows = await this.prisma.game.findMany({
       where: { id: { in: games.map((g) => g.gameId) } },
-      select: { id: true, status: true, totals: true, seats: { orderBy: { seat: 'asc' }, select: { playerId: true, place: true } } },
+      select: { id: true, status: true, totals: true, revealHeld: true, seats: { orderBy: { seat: 'asc' }, select: { playerId: true, place: true } } },
     });
     const byId = new Map(gameRows.map((g) => [g.id, g]));
     return rounds.map((r) => ({
@@ -192,14 +229,16 @@ export class TournamentsService implements OnModuleInit {
         .filter((g) => g.round === r.number)
         .map((g) => {
           const game = byId.get(g.gameId)!;
+          // A duplicate table's totals and places wait for its board's release: they would tell the other tables.
+          const held = g.board !== null && game.revealHeld;
           return {
             table: g.tableNo,
             gameId: g.gameId,
             board: g.board,
             status: game.status,
             players: game.seats.map((s) => s.playerId),
-            places: game.status === 'finished' ? game.seats.map((s) => s.place ?? 1) : null,
-            totals: game.totals,
+            places: game.status === 'finished' && !held ? game.seats.map((s) => s.place ?? 1) : null,
+            totals: held ? [] : game.totals,
           };
         }),
     }));
@@ -284,7 +323,8 @@ export class TournamentsService implements OnModuleInit {
     const ids = activeIds(t);
     if (t.botLevel) {
       let want = Math.max(t.minPlayers, ids.length);
-      if (t.format === 'swiss' || t.format === 'round-robin') want = Math.ceil(want / t.tableSize) * t.tableSize;
+      if (t.format === 'duplicate') want = Math.max(want, minField(t));
+      if (t.format === 'swiss' || t.format === 'round-robin' || t.format === 'duplicate') want = Math.ceil(want / t.tableSize) * t.tableSize;
       want = Math.min(want, Math.max(t.maxPlayers, ids.length));
       while (ids.length < want) {
         const bot = await pickServerBot(tx, t.botLevel as BotLevel, ids);
@@ -293,11 +333,22 @@ export class TournamentsService implements OnModuleInit {
       }
     }
     await tx.$executeRaw(removeJobsSql([startKey(id)]));
-    if (ids.length < t.tableSize) {
+    if (ids.length < minField(t)) {
       await tx.tournament.update({ where: { id }, data: { status: 'cancelled', finishedAt: new Date() } });
       return this.updated(t, ids, 'cancelled');
     }
-    await tx.tournament.update({ where: { id }, data: { status: 'running', startedAt: new Date() } });
+    const now = new Date();
+    await tx.tournament.update({ where: { id }, data: { status: 'running', startedAt: now } });
+    if (t.format === 'arena') {
+      // Everyone waits from the start; the seat job seats them, the end job closes the window.
+      await tx.tournamentPlayer.updateMany({ where: { tournamentId: id, withdrawnAt: null }, data: { waitingSince: now } });
+      const endsAt = arenaEndsAt(t.formatOptions, now);
+      await tx.$executeRaw(setGameJobsSql([
+        { task: TOURNAMENT_ARENA_SEAT_TASK, key: arenaSeatKey(id), payload: { tournamentId: id }, runAt: now },
+        { task: TOURNAMENT_ARENA_END_TASK, key: `tournament-arena-end:${id}`, payload: { tournamentId: id }, runAt: endsAt },
+      ]));
+      return this.updated(t, ids, 'started');
+    }
     return [...this.updated(t, ids, 'started'), ...(await this.startRound(tx, id, 1, started))];
   }
 
@@ -305,16 +356,19 @@ export class TournamentsService implements OnModuleInit {
    * Starts round `number` if it has not started: its key (tournament, number) is inserted first,
    * ON CONFLICT DO NOTHING, so a second start of the same round writes nothing at all.
    */
-  private async startRound(tx: Tx, id: string, number: number, sink: Started): Promise<NewFeedEvent[]> {
+  private async startRound(tx: Tx, id: string, number: number, sink: Started, given?: RoundPlan): Promise<NewFeedEvent[]> {
     const t = await tx.tournament.findUniqueOrThrow({ where: { id }, include: { players: true } });
     const options = storedFormatOptions(t.formatOptions);
-    const plan = await this.plan(tx, t, number);
+    const plan = given ?? (await this.plan(tx, t, number));
     const deadline = options.roundMinutes ? new Date(Date.now() + options.roundMinutes * 60_000) : null;
     const inserted = await tx.$executeRaw`INSERT INTO tournament_rounds (tournament_id, number, deadline, byes)
       VALUES (${id}::uuid, ${number}::smallint, ${deadline}, ${plan.byes}::uuid[]) ON CONFLICT DO NOTHING`;
     if (inserted === 0) return [];
+    // Duplicate: every table of round n plays board n.
+    const board = t.format === 'duplicate' ? await tx.tournamentBoard.findUniqueOrThrow({ where: { tournamentId_number: { tournamentId: id, number } } }) : null;
     for (const [tableNo, table] of plan.tables.entries()) {
       const started = await this.games.startGame(tx, {
+        board: board ? { id: board.boardId, seed: board.seed } : null,
         lobbyId: null,
         preset: t.preset,
         options: (t.options ?? {}) as Record<string, unknown>,
@@ -323,7 +377,7 @@ export class TournamentsService implements OnModuleInit {
         rated: t.rated,
       });
       if (!t.vacationAllowed) await tx.game.update({ where: { id: started.gameId }, data: { vacationAllowed: false } });
-      await tx.tournamentGame.create({ data: { tournamentId: id, round: number, tableNo, gameId: started.gameId } });
+      await tx.tournamentGame.create({ data: { tournamentId: id, round: number, tableNo, gameId: started.gameId, board: board ? number : null } });
       sink.games.push(started.gameId);
       sink.feed.push(...started.feed);
     }
@@ -331,7 +385,8 @@ export class TournamentsService implements OnModuleInit {
       await tx.$executeRaw(setGameJobsSql([{ task: TOURNAMENT_DEADLINE_TASK, key: `tournament-deadline:${id}:${number}`, payload: { tournamentId: id, round: number }, runAt: deadline }]));
     }
     await tx.tournament.update({ where: { id }, data: { round: number } });
-    return this.updated(t, activeIds(t), 'roundStarted', number);
+    // Arena: a round is the tables one seating sat down; it concerns only them.
+    return this.updated(t, t.format === 'arena' ? plan.tables.flat() : activeIds(t), 'roundStarted', number);
   }
 
   /** The tables of round `number`: round-robin from its schedule, Swiss from the standings so far. */
@@ -340,11 +395,23 @@ export class TournamentsService implements OnModuleInit {
     if (t.format === 'round-robin') {
       // The schedule is made from the field at the start (in joining order) and kept: a withdrawn
       // player's table plays without them only if still a table; otherwise the round is re-planned.
-      const field = t.players.slice().sort((a, b) => a.joinedAt.getTime() - b.joinedAt.getTime() || (a.playerId < b.playerId ? -1 : 1)).map((p) => p.playerId);
-      const plan = roundRobinRounds(field, t.tableSize, storedFormatOptions(t.formatOptions).rounds)[number - 1];
+      const plan = roundRobinRounds(joiningOrder(t), t.tableSize, storedFormatOptions(t.formatOptions).rounds)[number - 1];
       if (plan && plan.tables.every((table) => table.every((p) => active.includes(p)))) return plan;
     }
-    const results = await this.results(tx, t.id);
+    if (t.format === 'duplicate') {
+      // The schedule of the starting field, kept: a table with a withdrawn player is not played,
+      // its other players sit the board out (they are compared on the boards they hold).
+      const plan = duplicateRounds(joiningOrder(t), t.tableSize, storedFormatOptions(t.formatOptions).rounds ?? 1)[number - 1];
+      const tables = plan.tables.filter((table) => table.every((p) => active.includes(p)));
+      const seated = new Set(tables.flat());
+      return { tables, byes: active.filter((p) => !seated.has(p)) };
+    }
+    let results = await this.results(tx, t.id);
+    if (t.format === 'duplicate') {
+      const released = await tx.tournamentBoard.findMany({ where: { tournamentId: t.id, releasedAt: { not: null } }, select: { number: true } });
+      const shown = new Set(released.map((b) => b.number));
+      results = results.filter((r) => shown.has(r.board!));
+    }
     const table = standings('swiss', active, t.tableSize, results, await this.byes(tx, t.id));
     return swissRound(active, t.tableSize, table, results, `${t.id}:${number}`);
   }
@@ -353,19 +420,20 @@ export class TournamentsService implements OnModuleInit {
   private roundCount(t: TournamentRow): number {
     const options = storedFormatOptions(t.formatOptions);
     if (t.format === 'round-robin') return roundRobinRounds(t.players.map((p) => p.playerId), t.tableSize, options.rounds).length;
+    // Duplicate: one round per board.
     return options.rounds ?? 1;
   }
 
   /** The finished, counted games of the tournament as results, from the games' own rows. */
   private async results(db: Tx | PrismaService, id: string): Promise<GameResult[]> {
-    const rows = await db.tournamentGame.findMany({ where: { tournamentId: id, countedAt: { not: null } }, select: { round: true, gameId: true } });
+    const rows = await db.tournamentGame.findMany({ where: { tournamentId: id, countedAt: { not: null } }, select: { round: true, gameId: true, board: true } });
     const games = await db.game.findMany({
       where: { id: { in: rows.map((r) => r.gameId) } },
       select: { id: true, totals: true, endSeat: true, seats: { orderBy: { seat: 'asc' }, select: { playerId: true } } },
     });
-    const round = new Map(rows.map((r) => [r.gameId, r.round]));
+    const row = new Map(rows.map((r) => [r.gameId, r]));
     return games
-      .map((g) => gameResult(round.get(g.id)!, g.seats.map((s) => s.playerId), g.totals, g.endSeat))
+      .map((g) => gameResult(row.get(g.id)!.round, g.seats.map((s) => s.playerId), g.totals, g.endSeat, row.get(g.id)!.board))
       .sort((a, b) => a.round - b.round || (a.table[0] < b.table[0] ? -1 : 1));
   }
 
@@ -403,10 +471,11 @@ export class TournamentsService implements OnModuleInit {
     let counted = 0;
     for (const [tournamentId, ids] of byTournament) {
       await this.inTournament(tournamentId, async (tx, _t, started) => {
-        const claimed = await tx.$queryRaw<{ round: number }[]>`UPDATE tournament_games tg SET counted_at = now()
+        const claimed = await tx.$queryRaw<{ round: number; game_id: string }[]>`UPDATE tournament_games tg SET counted_at = now()
           FROM games g WHERE tg.game_id = ANY(${ids}::uuid[]) AND tg.counted_at IS NULL AND g.id = tg.game_id AND g.status = 'finished'
-          RETURNING tg.round`;
+          RETURNING tg.round, tg.game_id`;
         counted += claimed.length;
+        if (_t.format === 'arena') return claimed.length ? this.arenaAfterCount(tx, _t, claimed.map((c) => c.game_id), claimed.map((c) => c.round)) : [];
         const feed: NewFeedEvent[] = [];
         for (const round of [...new Set(claimed.map((c) => c.round))].sort((a, b) => a - b)) feed.push(...(await this.afterCount(tx, tournamentId, round, started)));
         return feed;
@@ -418,17 +487,92 @@ export class TournamentsService implements OnModuleInit {
   /** Once the last game of `round` is counted: the round finishes and the next starts, or the event ends. */
   private async afterCount(tx: Tx, id: string, round: number, started: Started): Promise<NewFeedEvent[]> {
     const t = await tx.tournament.findUniqueOrThrow({ where: { id }, include: { players: true } });
-    await this.cacheStandings(tx, t);
+    // Duplicate: a board counts once released (below), lest its results tell the other tables anything.
+    if (t.format !== 'duplicate') await this.cacheStandings(tx, t);
     const open = await tx.tournamentGame.count({ where: { tournamentId: id, round, countedAt: null } });
     if (open > 0) return [];
     const done = await tx.tournamentRound.updateMany({ where: { tournamentId: id, number: round, status: 'running' }, data: { status: 'finished', finishedAt: new Date() } });
     if (done.count === 0) return [];
     await tx.$executeRaw(removeJobsSql([`tournament-deadline:${id}:${round}`]));
-    if (round >= this.roundCount(t) || activeIds(t).length < t.tableSize) {
+    if (t.format === 'duplicate') {
+      // Every table of the board has finished: its cards and comparison are shown from this commit on.
+      const board = await tx.tournamentBoard.findUniqueOrThrow({ where: { tournamentId_number: { tournamentId: id, number: round } } });
+      await this.games.releaseBoard(board.boardId, tx);
+      await tx.tournamentBoard.update({ where: { tournamentId_number: { tournamentId: id, number: round } }, data: { releasedAt: new Date() } });
+      await this.cacheStandings(tx, t);
+    }
+    if (round >= this.roundCount(t) || activeIds(t).length < minField(t)) {
       await tx.tournament.update({ where: { id }, data: { status: 'finished', finishedAt: new Date() } });
       return this.updated(t, activeIds(t), 'finished', round);
     }
     return [...this.updated(t, activeIds(t), 'roundFinished', round), ...(await this.startRound(tx, id, round + 1, started))];
+  }
+
+  /**
+   * Arena, after games are counted: their players (still entered) wait again while the window is
+   * open, and the seat job is due now; the rounds whose games are all counted finish; past the
+   * window with no game left under way, the standings are final and the arena finished.
+   */
+  private async arenaAfterCount(tx: Tx, t: TournamentRow, gameIds: string[], rounds: number[]): Promise<NewFeedEvent[]> {
+    await this.cacheStandings(tx, t);
+    const now = new Date();
+    for (const round of new Set(rounds)) {
+      const open = await tx.tournamentGame.count({ where: { tournamentId: t.id, round, countedAt: null } });
+      if (open === 0) await tx.tournamentRound.updateMany({ where: { tournamentId: t.id, number: round, status: 'running' }, data: { status: 'finished', finishedAt: now } });
+    }
+    if (now < arenaEndsAt(t.formatOptions, t.startedAt!)) {
+      const seats = await tx.gameSeat.findMany({ where: { gameId: { in: gameIds } }, select: { playerId: true } });
+      const back = seats.map((s) => s.playerId).filter((p) => activeIds(t).includes(p));
+      await tx.tournamentPlayer.updateMany({ where: { tournamentId: t.id, playerId: { in: back } }, data: { waitingSince: now } });
+      await tx.$executeRaw(setGameJobsSql([{ task: TOURNAMENT_ARENA_SEAT_TASK, key: arenaSeatKey(t.id), payload: { tournamentId: t.id }, runAt: now }]));
+      return [];
+    }
+    return this.arenaFinishIfDone(tx, t);
+  }
+
+  /** Past the window: finished once no game is under way (the last count, or the end job, sees it). */
+  private async arenaFinishIfDone(tx: Tx, t: TournamentRow): Promise<NewFeedEvent[]> {
+    if (t.status !== 'running') return [];
+    const open = await tx.tournamentGame.count({ where: { tournamentId: t.id, countedAt: null } });
+    if (open > 0) return [];
+    await tx.tournamentPlayer.updateMany({ where: { tournamentId: t.id }, data: { waitingSince: null } });
+    await tx.tournament.update({ where: { id: t.id }, data: { status: 'finished', finishedAt: new Date() } });
+    return this.updated(t, activeIds(t), 'finished');
+  }
+
+  /**
+   * The arena's seat job (keyed by the tournament: many game ends make one pending job): seats the
+   * waiting players `arenaTables` says sit down now, as one round; while others still wait for a
+   * table of equals, it comes back when the longest waiter's wait is up. Idempotent: the seated
+   * wait no more, so a repeat seats nobody twice.
+   */
+  async arenaSeat(id: string): Promise<void> {
+    await this.inTournament(id, async (tx, t, started) => {
+      const now = new Date();
+      if (t.format !== 'arena' || t.status !== 'running' || now >= arenaEndsAt(t.formatOptions, t.startedAt!)) return [];
+      const waiting = t.players.filter((p) => p.withdrawnAt === null && p.waitingSince !== null);
+      const score = new Map((t.standings as unknown as Standing[]).map((s) => [s.playerId, s.points]));
+      const tables = arenaTables(waiting.map((p) => ({ id: p.playerId, score: score.get(p.playerId) ?? 0, waitingSince: p.waitingSince! })), t.tableSize, now, ARENA_MAX_WAIT_MS);
+      const seated = tables.flat();
+      const feed = tables.length ? await this.startRound(tx, id, t.round + 1, started, { tables, byes: [] }) : [];
+      if (seated.length) await tx.tournamentPlayer.updateMany({ where: { tournamentId: id, playerId: { in: seated } }, data: { waitingSince: null } });
+      const left = waiting.filter((p) => !seated.includes(p.playerId));
+      if (left.length >= t.tableSize) {
+        const due = new Date(Math.max(now.getTime() + 100, Math.min(...left.map((p) => p.waitingSince!.getTime())) + ARENA_MAX_WAIT_MS));
+        await tx.$executeRaw(setGameJobsSql([{ task: TOURNAMENT_ARENA_SEAT_TASK, key: arenaSeatKey(id), payload: { tournamentId: id }, runAt: due }]));
+      }
+      return feed;
+    }, false);
+  }
+
+  /** The arena's end job at endsAt: no table sits down from now; finished at once if no game is under way. */
+  async arenaEnd(id: string): Promise<void> {
+    await this.inTournament(id, async (tx, t) => {
+      if (t.format !== 'arena') return [];
+      await tx.$executeRaw(removeJobsSql([arenaSeatKey(id)]));
+      await tx.tournamentPlayer.updateMany({ where: { tournamentId: id }, data: { waitingSince: null } });
+      return this.arenaFinishIfDone(tx, t);
+    }, false);
   }
 
   /** The deadline job: every game of the round still under way is forfeited by the seat to move. */
@@ -448,7 +592,7 @@ export class TournamentsService implements OnModuleInit {
 
   private async cacheStandings(tx: Tx, t: TournamentRow): Promise<void> {
     const results = await this.results(tx, t.id);
-    const table = standings(t.format as RunningFormat, t.players.map((p) => p.playerId), t.tableSize, results, await this.byes(tx, t.id));
+    const table = standings(t.format as RunningFormat, t.players.map((p) => p.playerId), t.tableSize, results, await this.byes(tx, t.id), storedFormatOptions(t.formatOptions).arenaStreak ?? false);
     await tx.tournament.update({ where: { id: t.id }, data: { standings: table as unknown as Prisma.InputJsonArray } });
   }
 
@@ -466,10 +610,13 @@ export class TournamentsService implements OnModuleInit {
       }
       const t = await tx.tournament.findUniqueOrThrow({ where: { id }, include: { players: true } });
       const events = await change(tx, t, started);
+      // The stream's position: a change of its players or games too (the row itself may be untouched).
+      await tx.$executeRaw`UPDATE tournaments SET updated_at = clock_timestamp() WHERE id = ${id}::uuid`;
       await this.feed.add(tx, events);
       return events;
     }, TX_OPTIONS);
     this.feed.published([...feed, ...started.feed]);
+    this.bus.published(id);
     // Each new game's first turn: played at once by this instance's bots when theirs (as a lobby's start does).
     for (const gameId of started.games) this.outbox.committed({ gameId, seq: 1, entries: null });
   }
@@ -490,6 +637,7 @@ export class TournamentsService implements OnModuleInit {
   }
 
   private async views(rows: TournamentRow[]): Promise<TournamentView[]> {
+    const boards = await this.boardViews(rows.filter((t) => t.format === 'duplicate').map((t) => t.id));
     return rows.map((t) => ({
       id: t.id,
       name: t.name,
@@ -499,6 +647,9 @@ export class TournamentsService implements OnModuleInit {
       format: t.format,
       rounds: storedFormatOptions(t.formatOptions).rounds ?? null,
       roundMinutes: storedFormatOptions(t.formatOptions).roundMinutes ?? null,
+      minutes: storedFormatOptions(t.formatOptions).minutes ?? null,
+      endsAt: t.format === 'arena' && t.startedAt ? arenaEndsAt(t.formatOptions, t.startedAt) : null,
+      arenaStreak: storedFormatOptions(t.formatOptions).arenaStreak ?? false,
       tableSize: t.tableSize,
       timeControl: storedTimeControl(t.timeControl) as TournamentView['timeControl'],
       vacationAllowed: t.vacationAllowed,
@@ -520,11 +671,54 @@ export class TournamentsService implements OnModuleInit {
       startedAt: t.startedAt,
       finishedAt: t.finishedAt,
       inviteCode: null,
+      boards: boards.get(t.id) ?? [],
     }));
+  }
+
+  /**
+   * Duplicate boards by tournament: the seed's hash always; the seed and the comparison (each
+   * result's matchpoints among those who held the same cards) only once the board is released.
+   */
+  private async boardViews(ids: string[]): Promise<Map<string, TournamentBoardView[]>> {
+    const out = new Map<string, TournamentBoardView[]>();
+    if (ids.length === 0) return out;
+    const boards = await this.prisma.tournamentBoard.findMany({ where: { tournamentId: { in: ids } }, orderBy: [{ tournamentId: 'asc' }, { number: 'asc' }] });
+    const released = boards.filter((b) => b.releasedAt !== null);
+    const entries = released.length
+      ? await this.prisma.tournamentGame.findMany({ where: { OR: released.map((b) => ({ tournamentId: b.tournamentId, board: b.number })), countedAt: { not: null } }, select: { tournamentId: true, round: true, board: true, gameId: true } })
+      : [];
+    const games = await this.prisma.game.findMany({
+      where: { id: { in: entries.map((e) => e.gameId) } },
+      select: { id: true, totals: true, endSeat: true, seats: { orderBy: { seat: 'asc' }, select: { playerId: true } } },
+    });
+    const gameById = new Map(games.map((g) => [g.id, g]));
+    for (const b of boards) {
+      const played = entries
+        .filter((e) => e.tournamentId === b.tournamentId && e.board === b.number)
+        .map((e) => {
+          const g = gameById.get(e.gameId)!;
+          return gameResult(e.round, g.seats.map((s) => s.playerId), g.totals, g.endSeat, b.number);
+        });
+      const view: TournamentBoardView = {
+        number: b.number,
+        seedHash: b.seedHash,
+        released: b.releasedAt !== null,
+        seed: b.releasedAt ? b.seed : null,
+        results: b.releasedAt ? boardComparison(played) : null,
+      };
+      out.set(b.tournamentId, [...(out.get(b.tournamentId) ?? []), view]);
+    }
+    return out;
   }
 }
 
 const startKey = (id: string) => `tournament-start:${id}`;
+const arenaSeatKey = (id: string) => `tournament-arena-seat:${id}`;
+/** Arena: the window closes `minutes` after the start. */
+const arenaEndsAt = (formatOptions: unknown, startedAt: Date) => new Date(startedAt.getTime() + (storedFormatOptions(formatOptions).minutes ?? 0) * 60_000);
+/** The smallest field that plays: a table, or two for duplicate (a board is compared across tables). */
+const minField = (t: { format: string; tableSize: number }) => (t.format === 'duplicate' ? 2 * t.tableSize : t.tableSize);
+const joiningOrder = (t: TournamentRow) => t.players.slice().sort((a, b) => a.joinedAt.getTime() - b.joinedAt.getTime() || (a.playerId < b.playerId ? -1 : 1)).map((p) => p.playerId);
 const activeIds = (t: TournamentRow) => t.players.filter((p) => p.withdrawnAt === null).map((p) => p.playerId);
 
 function statusAfter(status: string, change: Change): string {

@@ -1,14 +1,17 @@
+import { createHash } from 'node:crypto';
 import { parseRecord, replay } from '@mizerka/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { FAST, waitFor } from '../bots/bots.test-kit.js';
 import { MAKE_MOVE, pickMove, players, rng, TURN_QUERY, type TestPlayer } from '../games/games.test-kit.js';
+import { openSse } from '../inbox/sse.test-kit.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { gameResult, standings, type GameResult, type RunningFormat } from './formats.js';
+import { boardComparison, gameResult, standings, type GameResult, type RunningFormat } from './formats.js';
 import { TournamentsService } from './tournaments.service.js';
 
 const T_FIELDS = `id status round format tableSize botLevel players { playerId bot withdrawnAt }
-  standings { playerId rank points tieBreaks games byes bot }`;
+  standings { playerId rank points tieBreaks games byes bot }
+  boards { number seedHash released seed results { position playerId score matchpoints tops } }`;
 const CREATE = `mutation($input: CreateTournamentInput!) { createTournament(input: $input) { ${T_FIELDS} inviteCode } }`;
 const GET = `query($id: ID!) { tournament(id: $id) { ${T_FIELDS} } }`;
 
@@ -31,8 +34,8 @@ async function until(t: TestApp, id: string, status: string) {
  * mizerka-record/1): each record replayed by the rules for its totals and places, its seats mapped
  * to players by the names the record holds, the byes from the rounds.
  */
-async function standingsFromRecords(t: TestApp, id: string, format: RunningFormat, tableSize: number) {
-  const rounds = (await t.rest('GET', `/api/v1/tournaments/${id}/rounds`)).body as { number: number; byes: string[]; tables: { gameId: string }[] }[];
+async function standingsFromRecords(t: TestApp, id: string, format: RunningFormat, tableSize: number, decks?: Map<number, string[][][]>, arenaStreak = false) {
+  const rounds = (await t.rest('GET', `/api/v1/tournaments/${id}/rounds`)).body as { number: number; byes: string[]; tables: { gameId: string; board: number | null }[] }[];
   const tournament = (await t.rest('GET', `/api/v1/tournaments/${id}`)).body as { players: { playerId: string }[] };
   const names = await t.app.get(PrismaService).player.findMany({ where: { id: { in: tournament.players.map((p) => p.playerId) } }, select: { id: true, name: true } });
   const idOfName = new Map(names.map((p) => [p.name, p.id]));
@@ -46,10 +49,11 @@ async function standingsFromRecords(t: TestApp, id: string, format: RunningForma
       const replayed = replay(record.value);
       if (!replayed.ok) throw new Error(JSON.stringify(replayed.error));
       const { totals, end } = replayed.value.outcome;
-      results.push(gameResult(round.number, record.value.players!.map((n) => idOfName.get(n)!), totals, end?.seat ?? null));
+      results.push(gameResult(round.number, record.value.players!.map((n) => idOfName.get(n)!), totals, end?.seat ?? null, table.board));
+      if (decks && table.board !== null) decks.set(table.board, [...(decks.get(table.board) ?? []), record.value.deals.map((d) => d.deck)]);
     }
   }
-  return standings(format, tournament.players.map((p) => p.playerId), tableSize, results, rounds.flatMap((r) => r.byes.map((playerId) => ({ round: r.number, playerId }))));
+  return standings(format, tournament.players.map((p) => p.playerId), tableSize, results, rounds.flatMap((r) => r.byes.map((playerId) => ({ round: r.number, playerId }))), arenaStreak);
 }
 
 /** Plays every turn of `person` in the tournament's games until the tournament is over. */
@@ -131,6 +135,115 @@ describe('tournaments', () => {
     expect(feed.map((e) => (e.payload as { change: string }).change)).toEqual(expect.arrayContaining(['joined', 'started', 'roundStarted', 'finished']));
   }, 180_000);
 
+  it('runs a duplicate event: every table of a board holds the same cards, shown only once the board is released, ranked by matchpoints', async () => {
+    const [person] = await players(t, 1, 'dup');
+    const made = await t.gql(CREATE, {
+      input: { name: 'duplicate', preset: 'bidding', options: { target: 1 }, format: 'duplicate', formatOptions: { rounds: 2 }, minPlayers: 6, maxPlayers: 6, botLevel: 'random', startsAt: new Date(Date.now() + 3_600_000).toISOString() },
+    }, organiser.token);
+    expect(made.errors).toBeUndefined();
+    const id = made.data!.createTournament.id as string;
+    // The boards are committed at creation: their hashes shown, their seeds not.
+    const committed = made.data!.createTournament.boards as { number: number; seedHash: string; released: boolean; seed: string | null; results: unknown }[];
+    expect(committed.map((b) => b.number)).toEqual([1, 2]);
+    for (const b of committed) expect(b).toMatchObject({ seedHash: expect.stringMatching(/^[0-9a-f]{64}$/), released: false, seed: null, results: null });
+    expect((await t.rest('POST', `/api/v1/tournaments/${id}/join`, {}, person.token)).status).toBe(200);
+    await t.app.get(TournamentsService).startDue(id);
+    // The person's table waits for the person: the bots' table of board 1 ends first, and the board stays held.
+    const first = (await t.rest('GET', `/api/v1/tournaments/${id}/rounds`)).body[0];
+    expect(first.tables).toHaveLength(2);
+    expect(first.tables.every((x: { board: number }) => x.board === 1)).toBe(true);
+    const botsTable = first.tables.find((x: { players: string[] }) => !x.players.includes(person.id));
+    await waitFor(async () => (await t.rest('GET', `/api/v1/tournaments/${id}/rounds`)).body[0].tables.find((x: { gameId: string }) => x.gameId === botsTable.gameId).status === 'finished', 'the bots table of board 1', 60_000);
+    expect((await t.rest('GET', `/api/v1/games/${botsTable.gameId}/record`)).status).toBe(403);
+    const heldTable = (await t.rest('GET', `/api/v1/tournaments/${id}/rounds`)).body[0].tables.find((x: { gameId: string }) => x.gameId === botsTable.gameId);
+    expect(heldTable).toMatchObject({ status: 'finished', totals: [], places: null });
+    const held = (await t.gql(GET, { id })).data!.tournament;
+    expect(held.boards[0]).toMatchObject({ released: false, seed: null, results: null });
+    await playAsPerson(t, person, id, 7);
+    const done = await until(t, id, 'finished');
+    expect(done.round).toBe(2);
+    expect(done.standings.map((s: { games: number }) => s.games)).toEqual([2, 2, 2, 2, 2, 2]);
+    // Released: each seed matches the hash committed at creation, and every table of a board was dealt the same decks.
+    const decks = new Map<number, string[][][]>();
+    const rebuilt = await standingsFromRecords(t, id, 'duplicate', 3, decks);
+    for (const [i, b] of (done.boards as typeof committed).entries()) {
+      expect(b.released).toBe(true);
+      expect(b.seedHash).toBe(committed[i].seedHash);
+      expect(createHash('sha256').update(b.seed!).digest('hex')).toBe(b.seedHash);
+      const tables = decks.get(b.number)!;
+      expect(tables).toHaveLength(2);
+      const common = Math.min(...tables.map((d) => d.length));
+      expect(common).toBeGreaterThan(0);
+      for (const d of tables) expect(d.slice(0, common)).toEqual(tables[0].slice(0, common));
+    }
+    // The standings are the library's matchpoint percentages, recomputed from the exported records.
+    expect(done.standings.map(({ bot: _bot, ...s }: { bot: boolean }) => s)).toEqual(rebuilt);
+    // Each board's comparison: every position held at both tables, matchpoints as recomputed.
+    const rounds = (await t.rest('GET', `/api/v1/tournaments/${id}/rounds`)).body as { number: number; tables: { gameId: string; players: string[]; totals: number[]; board: number }[] }[];
+    for (const b of done.boards as { number: number; results: { position: number }[] }[]) {
+      const games = await Promise.all(rounds[b.number - 1].tables.map(async (x) => {
+        const g = await t.app.get(PrismaService).game.findUniqueOrThrow({ where: { id: x.gameId }, select: { endSeat: true } });
+        return gameResult(b.number, x.players, x.totals, g.endSeat, b.number);
+      }));
+      expect(b.results).toEqual(boardComparison(games));
+      expect(b.results).toHaveLength(6);
+    }
+  }, 240_000);
+
+  it('runs an arena of server bots for its window: players wait after each game and are seated again, no table after endsAt, points per place with the streak', async () => {
+    const made = await t.gql(CREATE, {
+      input: { name: 'arena', preset: 'bidding', options: { target: 1 }, format: 'arena', formatOptions: { minutes: 1, arenaStreak: true }, minPlayers: 6, maxPlayers: 6, botLevel: 'random', startsAt: new Date().toISOString() },
+    }, organiser.token);
+    expect(made.errors).toBeUndefined();
+    const id = made.data!.createTournament.id as string;
+    const done = await until(t, id, 'finished');
+    const view = (await t.rest('GET', `/api/v1/tournaments/${id}`)).body;
+    expect(view).toMatchObject({ format: 'arena', minutes: 1, arenaStreak: true });
+    const endsAt = new Date(view.endsAt).getTime();
+    expect(endsAt).toBe(new Date(view.startedAt).getTime() + 60_000);
+    expect(new Date(view.finishedAt).getTime()).toBeGreaterThanOrEqual(endsAt);
+    const rounds = (await t.rest('GET', `/api/v1/tournaments/${id}/rounds`)).body as { number: number; startedAt: string; status: string; tables: { players: string[]; status: string }[] }[];
+    // Seated again and again: more seatings than one, none after the window, every game over.
+    expect(rounds.length).toBeGreaterThan(1);
+    for (const r of rounds) {
+      expect(new Date(r.startedAt).getTime()).toBeLessThan(endsAt);
+      expect(r.status).toBe('finished');
+      for (const table of r.tables) expect(table.status).toBe('finished');
+    }
+    // No player is at two tables at once: a player's seatings never overlap (each round's tables are disjoint).
+    for (const r of rounds) expect(new Set(r.tables.flatMap((x) => x.players)).size).toBe(r.tables.length * 3);
+    expect(Math.max(...done.standings.map((s: { games: number }) => s.games))).toBeGreaterThan(1);
+    const rebuilt = await standingsFromRecords(t, id, 'arena', 3, undefined, true);
+    expect(done.standings.map(({ bot: _bot, ...s }: { bot: boolean }) => s)).toEqual(rebuilt);
+    expect(await t.app.get(PrismaService).tournamentPlayer.count({ where: { tournamentId: id, waitingSince: { not: null } } })).toBe(0);
+    // The seat job run again after the end seats nobody.
+    await t.app.get(TournamentsService).arenaSeat(id);
+    expect(await t.app.get(PrismaService).tournamentRound.count({ where: { tournamentId: id } })).toBe(rounds.length);
+  }, 240_000);
+
+  it('streams a tournament as it changes: the view now, then after each join; strangers of an invite one get 404', async () => {
+    const [a, b] = await players(t, 2, 'sse');
+    const made = await t.gql(CREATE, { input: { name: 'streamed', preset: 'bidding', options: { target: 1 }, format: 'round-robin', minPlayers: 6 } }, organiser.token);
+    const id = made.data!.createTournament.id as string;
+    const stream = await openSse(`${t.baseUrl}/api/v1/tournaments/${id}/stream`, { authorization: `Bearer ${a.token}` });
+    try {
+      expect(stream.status).toBe(200);
+      const [first] = await stream.take(1, 20_000);
+      expect(first.event).toBe('tournament');
+      expect(JSON.parse(first.data!)).toMatchObject({ id, status: 'open', players: [] });
+      await stream.ready(20_000);
+      expect((await t.rest('POST', `/api/v1/tournaments/${id}/join`, {}, b.token)).status).toBe(200);
+      const [second] = await stream.take(1, 20_000);
+      expect(Number(second.id)).toBeGreaterThan(Number(first.id));
+      expect(JSON.parse(second.data!).players.map((p: { playerId: string }) => p.playerId)).toEqual([b.id]);
+    } finally {
+      stream.close();
+    }
+    const hidden = await t.gql(CREATE, { input: { name: 'hidden', preset: 'bidding', options: { target: 1 }, format: 'round-robin', visibility: 'invite' } }, organiser.token);
+    expect((await t.rest('GET', `/api/v1/tournaments/${hidden.data!.createTournament.id}/stream`, undefined, a.token)).status).toBe(404);
+    expect((await t.rest('GET', `/api/v1/tournaments/${id}/stream`)).status).toBe(401);
+  }, 60_000);
+
   it('refuses hostile inputs naming the field', async () => {
     const bad = async (input: Record<string, unknown>) => {
       const answer = await t.rest('POST', '/api/v1/tournaments', { name: 'x', preset: 'bidding', options: { target: 1 }, format: 'swiss', formatOptions: { rounds: 2 }, ...input }, organiser.token);
@@ -146,7 +259,11 @@ describe('tournaments', () => {
     expect(await bad({ name: 'n'.repeat(65) })).toContain('name');
     expect(await bad({ preset: 'nope' })).toContain('preset');
     expect(await bad({ startsAt: 'tomorrow' })).toContain('startsAt');
-    expect(await bad({ format: 'arena' })).toContain('format');
+    expect(await bad({ format: 'arena', formatOptions: {} })).toContain('formatOptions.minutes');
+    expect(await bad({ format: 'arena', formatOptions: { minutes: 10, rounds: 2 } })).toContain('formatOptions.rounds');
+    expect(await bad({ formatOptions: { rounds: 2, minutes: 10 } })).toContain('formatOptions.minutes');
+    expect(await bad({ format: 'duplicate', formatOptions: {} })).toContain('formatOptions.rounds');
+    expect(await bad({ format: 'duplicate', maxPlayers: 5 })).toContain('maxPlayers');
     expect((await t.rest('POST', '/api/v1/tournaments', { name: 'x', preset: 'bidding', options: { target: 1 }, format: 'round-robin' })).status).toBe(401);
     expect((await t.rest('POST', '/api/v1/tournaments/not-a-uuid/join', {}, organiser.token)).status).toBe(400);
   });

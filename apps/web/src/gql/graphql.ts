@@ -305,9 +305,13 @@ export type TokenScope =
   | 'webhooks';
 
 export type TournamentFormatOptionsInput = {
+  /** Arena: after two wins in a row, games count double until one is not a win */
+  arenaStreak?: boolean | null | undefined;
+  /** Arena: the window in minutes from the start (required), 1 to 1440; no table sits down after it */
+  minutes?: number | null | undefined;
   /** Minutes a round may last; past it the games still under way are forfeited by the seat to move */
   roundMinutes?: number | null | undefined;
-  /** Swiss: the number of rounds (required), 1 to 30 */
+  /** Swiss: the number of rounds (required); duplicate: the number of boards, one round each (required); 1 to 30 */
   rounds?: number | null | undefined;
 };
 

@@ -113,6 +113,8 @@ function CreateTournament({ token }: { token: string }) {
   const [format, setFormat] = useState<(typeof RUNNING_FORMATS)[number]>('round-robin');
   const [rounds, setRounds] = useState(3);
   const [roundMinutes, setRoundMinutes] = useState(0);
+  const [arenaMinutes, setArenaMinutes] = useState(60);
+  const [arenaStreak, setArenaStreak] = useState(false);
   const [minPlayers, setMinPlayers] = useState(0);
   const [maxPlayers, setMaxPlayers] = useState(64);
   const [startsAt, setStartsAt] = useState('');
@@ -148,7 +150,10 @@ function CreateTournament({ token }: { token: string }) {
       rated,
       vacationAllowed,
     };
-    const formatOptions = { ...(format === 'swiss' ? { rounds } : {}), ...(roundMinutes > 0 ? { roundMinutes } : {}) };
+    const formatOptions =
+      format === 'arena'
+        ? { minutes: arenaMinutes, ...(arenaStreak ? { arenaStreak } : {}) }
+        : { ...(format === 'swiss' || format === 'duplicate' ? { rounds } : {}), ...(roundMinutes > 0 ? { roundMinutes } : {}) };
     if (Object.keys(formatOptions).length > 0) input.formatOptions = formatOptions;
     if (minPlayers > 0) input.minPlayers = minPlayers;
     if (startsAt) input.startsAt = new Date(startsAt).toISOString();
@@ -191,17 +196,32 @@ function CreateTournament({ token }: { token: string }) {
       <p id="tournament-format-hint" className="hint">
         {format === 'swiss'
           ? 'Swiss: each round seats players of similar scores together, avoiding repeated table-mates.'
-          : 'Round-robin: everyone meets everyone at tables as evenly as possible.'}{' '}
-        Arena and duplicate events are not run by this server yet.
+          : format === 'duplicate'
+            ? 'Duplicate: every table plays the same cards in each round (a board); results are compared among those who held the same cards. Two tables at least.'
+            : format === 'arena'
+              ? 'Arena: for a time window, players sit down again as soon as their game ends, with others of similar score; points by place.'
+              : 'Round-robin: everyone meets everyone at tables as evenly as possible.'}
       </p>
-      {format === 'swiss' && (
+      {(format === 'swiss' || format === 'duplicate') && (
         <>
-          <label htmlFor="tournament-rounds">Rounds</label>
+          <label htmlFor="tournament-rounds">{format === 'duplicate' ? 'Boards (one round each)' : 'Rounds'}</label>
           <input id="tournament-rounds" type="number" min={1} max={30} required value={rounds} onChange={(e) => setRounds(Number(e.target.value))} />
         </>
       )}
-      <label htmlFor="tournament-round-minutes">Minutes a round may last (0: no deadline)</label>
-      <input id="tournament-round-minutes" type="number" min={0} value={roundMinutes} onChange={(e) => setRoundMinutes(Number(e.target.value))} />
+      {format === 'arena' ? (
+        <>
+          <label htmlFor="tournament-arena-minutes">Minutes the arena lasts</label>
+          <input id="tournament-arena-minutes" type="number" min={1} max={1440} required value={arenaMinutes} onChange={(e) => setArenaMinutes(Number(e.target.value))} />
+          <label className="inline">
+            <input type="checkbox" checked={arenaStreak} onChange={(e) => setArenaStreak(e.target.checked)} /> Streaks: after two wins in a row, games count double
+          </label>
+        </>
+      ) : (
+        <>
+          <label htmlFor="tournament-round-minutes">Minutes a round may last (0: no deadline)</label>
+          <input id="tournament-round-minutes" type="number" min={0} value={roundMinutes} onChange={(e) => setRoundMinutes(Number(e.target.value))} />
+        </>
+      )}
       <label htmlFor="tournament-min">Players to start (0: one table, {info?.players ?? 3})</label>
       <input id="tournament-min" type="number" min={0} max={512} value={minPlayers} onChange={(e) => setMinPlayers(Number(e.target.value))} />
       <label htmlFor="tournament-max">Most players</label>

@@ -5,11 +5,11 @@ import { Prop } from '../../common/model-field.js';
 import { PageArgs } from '../../common/paging.js';
 import { PRESET_WORDS, TimeControlInput } from '../../games/index.js';
 import { LobbyRuleOptionsInput } from '../../lobbies/dto/lobby.inputs.js';
-import { MAX_ROUNDS, MAX_TOURNAMENT_PLAYERS, ROUND_MINUTES, TOURNAMENT_FORMATS } from '../tournament-options.js';
+import { ARENA_MAX_MINUTES, MAX_ROUNDS, MAX_TOURNAMENT_PLAYERS, ROUND_MINUTES, TOURNAMENT_FORMATS } from '../tournament-options.js';
 
 @InputType()
 export class TournamentFormatOptionsInput {
-  @Prop(() => Int, { optional: true, description: `Swiss: the number of rounds (required), 1 to ${MAX_ROUNDS}` })
+  @Prop(() => Int, { optional: true, description: `Swiss: the number of rounds (required); duplicate: the number of boards, one round each (required); 1 to ${MAX_ROUNDS}` })
   @IsOptional()
   @IsInt({ message: 'formatOptions.rounds must be a whole number' })
   @Min(1, { message: `formatOptions.rounds must be 1 to ${MAX_ROUNDS}` })
@@ -22,6 +22,18 @@ export class TournamentFormatOptionsInput {
   @Min(ROUND_MINUTES.min, { message: `formatOptions.roundMinutes must be ${ROUND_MINUTES.min} to ${ROUND_MINUTES.max}` })
   @Max(ROUND_MINUTES.max, { message: `formatOptions.roundMinutes must be ${ROUND_MINUTES.min} to ${ROUND_MINUTES.max}` })
   roundMinutes?: number | null;
+
+  @Prop(() => Int, { optional: true, description: `Arena: the window in minutes from the start (required), 1 to ${ARENA_MAX_MINUTES}; no table sits down after it` })
+  @IsOptional()
+  @IsInt({ message: 'formatOptions.minutes must be a whole number' })
+  @Min(1, { message: `formatOptions.minutes must be 1 to ${ARENA_MAX_MINUTES}` })
+  @Max(ARENA_MAX_MINUTES, { message: `formatOptions.minutes must be 1 to ${ARENA_MAX_MINUTES}` })
+  minutes?: number | null;
+
+  @Prop(() => Boolean, { optional: true, description: 'Arena: after two wins in a row, games count double until one is not a win' })
+  @IsOptional()
+  @IsBoolean({ message: 'formatOptions.arenaStreak must be true or false' })
+  arenaStreak?: boolean | null;
 }
 
 @InputType()

@@ -59,10 +59,10 @@ export class TournamentTable {
   @Prop(() => [ID], { description: 'The players by seat' })
   players!: string[];
 
-  @Prop(() => [Int], { nullable: true, description: 'Places by seat (1 = first) once the game is over' })
+  @Prop(() => [Int], { nullable: true, description: "Places by seat (1 = first) once the game is over (duplicate: once its board is released)" })
   places!: number[] | null;
 
-  @Prop(() => [Int], { description: 'Totals by seat so far' })
+  @Prop(() => [Int], { description: "Totals by seat so far; empty for a duplicate table until its board's release" })
   totals!: number[];
 }
 
@@ -90,6 +90,42 @@ export class TournamentRoundView {
   tables!: TournamentTable[];
 }
 
+@Model({ description: "Duplicate: one result on a board, compared with the others of its seat position (the same cards)" })
+export class TournamentBoardResult {
+  @Prop(() => Int, { description: 'The seat position (0-based): the same cards at every table' })
+  position!: number;
+
+  @Prop(() => ID)
+  playerId!: string;
+
+  @Prop(() => Int, { description: "The game's final total of this seat" })
+  score!: number;
+
+  @Prop(() => Float, { description: 'One for each result of the position beaten, a half for each tied (a forfeit beats none)' })
+  matchpoints!: number;
+
+  @Prop(() => Int, { description: 'The results compared with: the most matchpoints possible' })
+  tops!: number;
+}
+
+@Model({ description: 'Duplicate: a board, committed at creation; its seed and comparison are shown once every table has finished it' })
+export class TournamentBoardView {
+  @Prop(() => Int, { description: 'Round n plays board n' })
+  number!: number;
+
+  @Prop({ description: "SHA-256 (hex) of the board's seed, public from the creation: the seed cannot change" })
+  seedHash!: string;
+
+  @Prop({ description: 'Every table of the board has finished: its games, seed and comparison are shown' })
+  released!: boolean;
+
+  @Prop(() => String, { nullable: true, description: 'The seed (32 hex digits) once released; null before' })
+  seed!: string | null;
+
+  @Prop(() => [TournamentBoardResult], { nullable: true, description: 'Per seat position, each result and its matchpoints, once released; null before' })
+  results!: TournamentBoardResult[] | null;
+}
+
 @Model({ description: 'A tournament: rounds of tables whose games start through the normal game start' })
 export class TournamentView {
   @Prop(() => ID)
@@ -110,11 +146,20 @@ export class TournamentView {
   @Prop({ description: 'round-robin, swiss, arena or duplicate', example: 'swiss' })
   format!: string;
 
-  @Prop(() => Int, { nullable: true, description: 'Swiss: the rounds chosen; round-robin: null (its schedule decides)' })
+  @Prop(() => Int, { nullable: true, description: 'Swiss: the rounds chosen; duplicate: the boards (one round each); round-robin: null (its schedule decides)' })
   rounds!: number | null;
 
   @Prop(() => Int, { nullable: true, description: 'Minutes a round may last; null: no round deadline' })
   roundMinutes!: number | null;
+
+  @Prop(() => Int, { nullable: true, description: 'Arena: the window in minutes from the start; null for the other formats' })
+  minutes!: number | null;
+
+  @Prop(() => Date, { nullable: true, description: 'Arena: when the window closes (no table sits down after it); null before the start and for the other formats' })
+  endsAt!: Date | null;
+
+  @Prop({ description: 'Arena: after two wins in a row, games count double until one is not a win' })
+  arenaStreak!: boolean;
 
   @Prop(() => Int, { description: "Players at a table (the preset's)" })
   tableSize!: number;
@@ -169,6 +214,9 @@ export class TournamentView {
 
   @Prop(() => String, { nullable: true, description: 'The invite code, in the answer to its creation only (kept as a hash)' })
   inviteCode!: string | null;
+
+  @Prop(() => [TournamentBoardView], { description: 'Duplicate: the boards, in order; empty for the other formats' })
+  boards!: TournamentBoardView[];
 }
 
 @Model({ description: 'A page of tournaments, newest first' })
