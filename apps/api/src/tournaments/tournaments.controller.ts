@@ -57,6 +57,7 @@ export class TournamentsController {
   @ApiBearerAuth()
   @Get('me/tournaments')
   @ApiOkResponse({ type: TournamentPage, description: 'The tournaments you entered, newest first' })
+  @RequireScope('read')
   mine(@CurrentPlayer() caller: AuthenticatedPlayer, @Query() args: PageArgs): Promise<TournamentPage> {
     return this.service.ofPlayer(caller.id, args.first, args.after);
   }

@@ -38,6 +38,7 @@ export class TournamentsResolver {
   }
 
   @Query(() => TournamentPage, { description: 'The tournaments you entered, newest first' })
+  @RequireScope('read')
   myTournaments(@CurrentPlayer() caller: AuthenticatedPlayer, @Args() args: PageArgs): Promise<TournamentPage> {
     return this.service.ofPlayer(caller.id, args.first, args.after);
   }
