@@ -259,6 +259,10 @@ describe('tournaments', () => {
     expect(await bad({ name: 'n'.repeat(65) })).toContain('name');
     expect(await bad({ preset: 'nope' })).toContain('preset');
     expect(await bad({ startsAt: 'tomorrow' })).toContain('startsAt');
+    // Not rolled over to 2 March, as `new Date()` would read it.
+    expect(await bad({ startsAt: '2027-02-30T00:00:00Z' })).toContain('startsAt');
+    const gqlAnswer = await t.gql(CREATE, { input: { name: 'x', preset: 'bidding', format: 'swiss', formatOptions: { rounds: 2 }, startsAt: '2027-02-30T00:00:00Z' } }, organiser.token);
+    expect(JSON.stringify(gqlAnswer.errors)).toContain('startsAt');
     expect(await bad({ format: 'arena', formatOptions: {} })).toContain('formatOptions.minutes');
     expect(await bad({ format: 'arena', formatOptions: { minutes: 10, rounds: 2 } })).toContain('formatOptions.rounds');
     expect(await bad({ formatOptions: { rounds: 2, minutes: 10 } })).toContain('formatOptions.minutes');

@@ -1,6 +1,7 @@
 import { ArgsType, Int, InputType } from '@nestjs/graphql';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsDate, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { DateTimeInput } from '../../common/date-time.js';
 import { Prop } from '../../common/model-field.js';
 import { PageArgs } from '../../common/paging.js';
 import { PRESET_WORDS, TimeControlInput } from '../../games/index.js';
@@ -78,8 +79,7 @@ export class CreateTournamentInput {
 
   @Prop(() => Date, { optional: true, description: 'When it starts; omitted: once minPlayers have joined' })
   @IsOptional()
-  @Type(() => Date)
-  @IsDate({ message: 'startsAt must be a date-time' })
+  @DateTimeInput('startsAt')
   startsAt?: Date | null;
 
   @Prop(() => Int, { optional: true, description: 'Default: one table' })
