@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { namesOf, nextGame, points, type Rounds } from './tournament-view';
+import { boardComparison, namesOf, nextGame, percentOfTops, points, type Rounds } from './tournament-view';
 
 const table = (n: number, gameId: string, status: string, players: string[]) => ({ table: n, gameId, board: null, status, players, places: null, totals: players.map(() => 0) });
 const round = (number: number, status: string, tables: ReturnType<typeof table>[], byes: string[] = []): Rounds[number] => ({
@@ -43,5 +43,39 @@ describe('names and points', () => {
   it('prints a half point of a bye', () => {
     expect(points(2)).toBe('2');
     expect(points(1.5)).toBe('1.5');
+  });
+});
+
+describe('boardComparison', () => {
+  const result = (position: number, playerId: string, score: number, matchpoints: number, tops: number) => ({ position, playerId, score, matchpoints, tops });
+
+  it('groups the results by seat position, in order, best first with their percentage of tops', () => {
+    const compared = boardComparison([
+      result(1, 'b1', 40, 0, 2),
+      result(0, 'a1', 100, 0.5, 2),
+      result(1, 'b2', 60, 2, 2),
+      result(0, 'a2', 100, 0.5, 2),
+      result(1, 'b3', 50, 1, 2),
+      result(0, 'a3', 120, 2, 2),
+    ]);
+    expect(compared.map((g) => g.position)).toEqual([0, 1]);
+    expect(compared[0]!.results.map((r) => [r.playerId, r.percent])).toEqual([
+      ['a3', 100],
+      ['a1', 25],
+      ['a2', 25],
+    ]);
+    expect(compared[1]!.results.map((r) => [r.playerId, r.percent])).toEqual([
+      ['b2', 100],
+      ['b3', 50],
+      ['b1', 0],
+    ]);
+  });
+
+  it('breaks equal matchpoints by the score, and has no percentage without a result to compare with', () => {
+    const [group] = boardComparison([result(2, 'x', 10, 0, 1), result(2, 'y', 30, 0, 1), result(2, 'alone', 5, 0, 0)]);
+    expect(group!.results.map((r) => r.playerId)).toEqual(['y', 'x', 'alone']);
+    expect(group!.results.map((r) => percentOfTops(r.percent))).toEqual(['0%', '0%', '–']);
+    expect(percentOfTops(200 / 3)).toBe('67%');
+    expect(boardComparison([])).toEqual([]);
   });
 });

@@ -2,6 +2,8 @@
 import type { TournamentQuery } from './gql/graphql';
 
 export type Rounds = TournamentQuery['tournamentRounds'];
+export type Board = TournamentQuery['tournament']['boards'][number];
+export type BoardResult = NonNullable<Board['results']>[number];
 
 export const FORMAT_NAMES: Record<string, string> = {
   'round-robin': 'Round-robin',
@@ -10,7 +12,7 @@ export const FORMAT_NAMES: Record<string, string> = {
   duplicate: 'Duplicate',
 };
 
-/** The formats the server runs today (docs/tournaments.md: arena and duplicate are refused by name). */
+/** The formats the create form offers: all four the server runs (docs/tournaments.md). */
 export const RUNNING_FORMATS = ['round-robin', 'swiss', 'duplicate', 'arena'] as const;
 
 export function formatName(format: string): string {
@@ -65,4 +67,28 @@ export const TIE_BREAK_WORDS: Record<string, { short: string; long: string }> = 
 
 export function tieBreakWords(name: string): { short: string; long: string } {
   return TIE_BREAK_WORDS[name] ?? { short: name, long: name };
+}
+
+/** A result on a board as its comparison table shows it; percent is null where there was no one to compare with. */
+export type ComparedResult = BoardResult & { percent: number | null };
+
+/**
+ * A released board's comparison: one group per seat position (the same cards at every table), in
+ * position order, each best first (most matchpoints, then the higher score).
+ */
+export function boardComparison(results: readonly BoardResult[]): { position: number; results: ComparedResult[] }[] {
+  const byPosition = new Map<number, ComparedResult[]>();
+  for (const r of results) {
+    const group = byPosition.get(r.position) ?? [];
+    group.push({ ...r, percent: r.tops > 0 ? (100 * r.matchpoints) / r.tops : null });
+    byPosition.set(r.position, group);
+  }
+  return [...byPosition.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([position, group]) => ({ position, results: group.sort((a, b) => b.matchpoints - a.matchpoints || b.score - a.score) }));
+}
+
+/** A percentage of tops as the comparison prints it: whole percent, a dash with nobody to compare with. */
+export function percentOfTops(percent: number | null): string {
+  return percent === null ? '–' : `${Math.round(percent)}%`;
 }

@@ -805,7 +805,7 @@ export type TournamentQueryVariables = Exact<{
 }>;
 
 
-export type TournamentQuery = { tournament: { id: string, name: string, status: string, format: string, preset: string, tableSize: number, rated: boolean, visibility: string, round: number, rounds: number | null, roundMinutes: number | null, minPlayers: number, maxPlayers: number, startsAt: string | null, startedAt: string | null, finishedAt: string | null, createdAt: string, creatorId: string, botLevel: string | null, vacationAllowed: boolean, tieBreaks: Array<string>, entrantPlayers: Array<{ id: string, name: string, kind: PlayerKind, botLevel: BotLevel | null }>, standings: Array<{ playerId: string, rank: number, points: number, games: number, byes: number, tieBreaks: Array<number>, bot: boolean }>, timeControl: { moveSeconds: number, bankSeconds: number, onTimeout: TimeoutPolicy } | null, players: Array<{ playerId: string, bot: boolean, withdrawnAt: string | null }> }, tournamentRounds: Array<{ number: number, status: string, startedAt: string, finishedAt: string | null, deadline: string | null, byes: Array<string>, tables: Array<{ table: number, gameId: string, board: number | null, status: string, players: Array<string>, places: Array<number> | null, totals: Array<number> }> }> };
+export type TournamentQuery = { tournament: { id: string, name: string, status: string, format: string, preset: string, tableSize: number, rated: boolean, visibility: string, round: number, rounds: number | null, roundMinutes: number | null, minPlayers: number, maxPlayers: number, startsAt: string | null, startedAt: string | null, finishedAt: string | null, createdAt: string, creatorId: string, botLevel: string | null, vacationAllowed: boolean, tieBreaks: Array<string>, entrantPlayers: Array<{ id: string, name: string, kind: PlayerKind, botLevel: BotLevel | null }>, standings: Array<{ playerId: string, rank: number, points: number, games: number, byes: number, tieBreaks: Array<number>, bot: boolean }>, boards: Array<{ number: number, seedHash: string, released: boolean, seed: string | null, results: Array<{ position: number, playerId: string, score: number, matchpoints: number, tops: number }> | null }>, timeControl: { moveSeconds: number, bankSeconds: number, onTimeout: TimeoutPolicy } | null, players: Array<{ playerId: string, bot: boolean, withdrawnAt: string | null }> }, tournamentRounds: Array<{ number: number, status: string, startedAt: string, finishedAt: string | null, deadline: string | null, byes: Array<string>, tables: Array<{ table: number, gameId: string, board: number | null, status: string, players: Array<string>, places: Array<number> | null, totals: Array<number> }> }> };
 
 export type CreateTournamentMutationVariables = Exact<{
   input: CreateTournamentInput;
@@ -2508,6 +2508,19 @@ export const TournamentDocument = new TypedDocumentString(`
       byes
       tieBreaks
       bot
+    }
+    boards {
+      number
+      seedHash
+      released
+      seed
+      results {
+        position
+        playerId
+        score
+        matchpoints
+        tops
+      }
     }
   }
   tournamentRounds(id: $id) {

@@ -5,14 +5,14 @@ import { useLoad } from '../hooks';
 import { href } from '../router';
 import { useToken } from '../session';
 import { ordinal } from '../terms';
-import { formatName, namesOf, nextGame, points, tieBreakWords, type Rounds } from '../tournament-view';
+import { boardComparison, formatName, namesOf, nextGame, percentOfTops, points, tieBreakWords, type Board, type Rounds } from '../tournament-view';
 import { ErrorText, formatDate, LoadState, tempo } from '../ui';
 import { statusText } from './Tournaments';
 
 type Tournament = TournamentQuery['tournament'];
 type Name = (id: string) => string;
 
-/** A tournament: what it is, joining and withdrawing, your next game, the standings and the rounds' tables. */
+/** A tournament: what it is, joining and withdrawing, your next game, the standings, a duplicate's boards and the rounds' tables. */
 export function TournamentScreen({ tournamentId, inviteCode }: { tournamentId: string; inviteCode: string }) {
   const token = useToken();
   const data = useLoad(() => request(TournamentDocument, { id: tournamentId }, token), [tournamentId, token]);
@@ -78,6 +78,7 @@ function TournamentDetails({
       <EntryActions tournament={t} entered={entered} inviteCode={inviteCode} token={token} onChange={onChange} />
       {entered && <YourNextGame tournament={t} rounds={rounds} myId={myId} />}
       {t.status === 'open' ? <Entrants tournament={t} name={name} myId={myId} /> : <StandingsTable tournament={t} name={name} myId={myId} />}
+      {t.format === 'duplicate' && t.boards.length > 0 && <BoardList boards={t.boards} name={name} myId={myId} />}
       {rounds.length > 0 && <RoundList rounds={rounds} name={name} myId={myId} />}
     </>
   );
@@ -266,6 +267,86 @@ function StandingsTable({ tournament: t, name, myId }: { tournament: Tournament;
           </tbody>
         </table>
       </div>
+    </section>
+  );
+}
+
+/**
+ * Duplicate: each board's seed hash from the creation (the cards were fixed then), and once every
+ * table has finished it the seed and, per seat position, the results compared among those who held
+ * the same cards.
+ */
+function BoardList({ boards, name, myId }: { boards: readonly Board[]; name: Name; myId: string }) {
+  return (
+    <section aria-labelledby="tournament-boards">
+      <h2 id="tournament-boards">Boards</h2>
+      <p className="hint">
+        Every table of round n plays board n. Each board&apos;s seed was fixed at the creation: its SHA-256 hash is shown from the start, the seed itself once every table has
+        finished the board, so anyone can check the cards were not changed.
+      </p>
+      {boards.map((board) => (
+        <section key={board.number} className="panel" aria-labelledby={`board-${board.number}`} data-board={board.number}>
+          <h3 id={`board-${board.number}`}>
+            Board {board.number}: {board.released ? 'released' : 'not released yet'}
+          </h3>
+          <dl className="board-seed">
+            <dt>Seed hash (SHA-256)</dt>
+            <dd>
+              <code>{board.seedHash}</code>
+            </dd>
+            {board.seed && (
+              <>
+                <dt>Seed</dt>
+                <dd>
+                  <code>{board.seed}</code>
+                </dd>
+              </>
+            )}
+          </dl>
+          {board.released && board.results ? (
+            boardComparison(board.results).map(({ position, results }) => {
+              const label = `Board ${board.number}, seat ${position + 1}`;
+              return (
+                // Focusable: a keyboard scrolls the table sideways on a phone.
+                <div key={position} className="scroll-x" tabIndex={0} role="region" aria-label={`${label} comparison`}>
+                  <table className="list board-comparison">
+                    <caption>
+                      {label}: the same cards at every table
+                    </caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">Player</th>
+                        <th scope="col">Score</th>
+                        <th scope="col">Matchpoints</th>
+                        <th scope="col">
+                          <abbr title="Percentage of tops: the matchpoints out of the most possible">% of tops</abbr>
+                        </th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {results.map((r) => (
+                        <tr key={r.playerId} data-player={name(r.playerId)} aria-current={r.playerId === myId ? 'true' : undefined}>
+                          <th scope="row">
+                            {name(r.playerId)}
+                            {r.playerId === myId && <span className="sr-only"> (you)</span>}
+                          </th>
+                          <td>{r.score}</td>
+                          <td>
+                            {points(r.matchpoints)} of {r.tops}
+                          </td>
+                          <td>{percentOfTops(r.percent)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              );
+            })
+          ) : (
+            <p className="muted">The comparison is shown once every table has finished this board.</p>
+          )}
+        </section>
+      ))}
     </section>
   );
 }
