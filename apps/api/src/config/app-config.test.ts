@@ -54,6 +54,7 @@ describe('loadConfig', () => {
       MAX_ACTIVE_BOT_GAMES_PER_PLAYER: '4',
       CHAT_MESSAGES_PER_MINUTE: '9',
       CHAT_MODERATORS: 'Ala, ola_1',
+      TOURNAMENT_ADMINS: ' Ela ,ula',
       IMPORTS_PER_PLAYER_PER_HOUR: '7',
       IMPORT_MAX_DEALS: '50',
       IMPORT_THREADS: '2',
@@ -160,6 +161,7 @@ describe('loadConfig', () => {
       ],
       quotas: { tokensPerPlayer: 3, openLobbiesPerPlayer: 2, activeBotGamesPerPlayer: 4 },
       chat: { messagesPerMinute: 9, moderators: ['ala', 'ola_1'] },
+      tournaments: { admins: ['ela', 'ula'] },
       imports: { perPlayerPerHour: 7, maxDeals: 50, threads: 2 },
       live: { socketsPerPlayer: 4, subscriptionsPerSocket: 6, subscriptionsPerPlayer: 7, maxMessageBytes: 2048, idleSeconds: 0 },
       graphqlLimits: { maxDepth: 12, maxAliases: 3, maxDirectives: 4, maxTokens: 5000, maxCost: 50_000, maxResponseBytes: 65_536 },
@@ -222,6 +224,7 @@ describe('loadConfig', () => {
   it('caps tokens, lobbies and live subscriptions by default', () => {
     expect(loadConfig({}).quotas).toEqual({ tokensPerPlayer: 20, openLobbiesPerPlayer: 5, activeBotGamesPerPlayer: 5 });
     expect(loadConfig({}).chat).toEqual({ messagesPerMinute: 20, moderators: [] });
+    expect(loadConfig({}).tournaments).toEqual({ admins: [] });
     expect(loadConfig({}).live).toEqual({
       socketsPerPlayer: 5,
       subscriptionsPerSocket: 20,

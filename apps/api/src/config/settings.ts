@@ -317,6 +317,15 @@ export const settingsSchema = z.object({
       description: 'the players (by name, any case) who work the queue of reported chat messages, with a token of the `admin` scope',
     }),
   }),
+  tournaments: z.object({
+    // Not an operator-section setting: that section is kept to about a dozen (configuration-doc.test.ts).
+    admins: optional(pattern(/^\s*[^,\s]+(\s*,\s*[^,\s]+)*\s*$/, 'player names separated by commas'), {
+      variable: 'TOURNAMENT_ADMINS',
+      section: 'accounts',
+      defaultText: 'unset: nobody',
+      description: 'the players (by name, any case) who may create featured tournaments (`featured: true`), with a token of the `admin` scope',
+    }),
+  }),
   imports: z.object({
     perPlayerPerHour: setting(whole(1, 100_000), '30', {
       variable: 'IMPORTS_PER_PLAYER_PER_HOUR',
@@ -689,6 +698,10 @@ function derive(s: Settings, ctx: z.core.$RefinementCtx<Settings>) {
       messagesPerMinute: s.chat.messagesPerMinute,
       // Compared with players' name keys (names are unique regardless of case).
       moderators: (s.chat.moderators ?? '').split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== ''),
+    },
+    tournaments: {
+      // Compared with players' name keys, as the chat moderators are.
+      admins: (s.tournaments.admins ?? '').split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== ''),
     },
     corsOrigins: s.corsOrigins ?? (production ? [] : LOCAL_ORIGINS),
     passkeys: { ...s.passkeys, origins: passkeyOrigins, rpId },

@@ -44,12 +44,12 @@ export class TournamentsController {
   @ApiCreatedResponse({ type: TournamentView, description: 'The new tournament, open for joining; an invite one with its code (answered this once)' })
   @RequireScope('play')
   create(@CurrentPlayer() caller: AuthenticatedPlayer, @Body() input: CreateTournamentInput): Promise<TournamentView> {
-    return this.service.create(caller.id, input);
+    return this.service.create(caller, input);
   }
 
   @Public()
   @Get('tournaments')
-  @ApiOkResponse({ type: TournamentPage, description: 'Public tournaments, newest first' })
+  @ApiOkResponse({ type: TournamentPage, description: 'Public tournaments, newest first; featured=true for the featured events only' })
   list(@Query() args: ListTournamentsArgs): Promise<TournamentPage> {
     return this.service.list(args);
   }

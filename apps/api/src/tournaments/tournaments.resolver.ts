@@ -14,7 +14,7 @@ export class TournamentsResolver {
   constructor(private readonly service: TournamentsService) {}
 
   @Public()
-  @Query(() => TournamentPage, { description: 'Public tournaments, newest first' })
+  @Query(() => TournamentPage, { description: 'Public tournaments, newest first; featured: true for the featured events only' })
   tournaments(@Args() args: ListTournamentsArgs): Promise<TournamentPage> {
     return this.service.list(args);
   }
@@ -46,7 +46,7 @@ export class TournamentsResolver {
   @Mutation(() => TournamentView, { description: 'Create a tournament, open for joining (you are not entered: join it to play); an invite one answers its code once' })
   @RequireScope('play')
   createTournament(@CurrentPlayer() caller: AuthenticatedPlayer, @Args('input') input: CreateTournamentInput): Promise<TournamentView> {
-    return this.service.create(caller.id, input);
+    return this.service.create(caller, input);
   }
 
   @Mutation(() => TournamentView, { description: 'Enter an open tournament (an invite one with its code)' })

@@ -3,6 +3,8 @@ import { ConfigService } from '@nestjs/config';
 import { createHash, randomUUID } from 'node:crypto';
 import { makeRules } from '@mizerka/rules';
 import { BOT_LEVELS, type BotLevel } from '@mizerka/bots';
+import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
+import { grants } from '../auth/scopes.js';
 import type { AppConfig } from '../config/app-config.js';
 import { badInput, conflict, DomainError, forbidden, notFound } from '../common/errors.js';
 import { decodeCursor, pageOf } from '../common/paging.js';
@@ -64,6 +66,7 @@ interface Started {
 export class TournamentsService implements OnModuleInit {
   private readonly log = new Logger('Tournaments');
   private readonly minMoveSeconds: number;
+  private readonly admins: ReadonlySet<string>;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -77,6 +80,7 @@ export class TournamentsService implements OnModuleInit {
     config: ConfigService<AppConfig, true>,
   ) {
     this.minMoveSeconds = config.get('clocks', { infer: true }).minMoveSeconds;
+    this.admins = new Set(config.get('tournaments', { infer: true }).admins);
   }
 
   onModuleInit(): void {
@@ -87,7 +91,13 @@ export class TournamentsService implements OnModuleInit {
   }
 
   /** A new tournament, open for joining; the creator is not entered (they join like anyone). */
-  async create(callerId: string, input: CreateTournamentInput): Promise<TournamentView> {
+  async create(caller: AuthenticatedPlayer, input: CreateTournamentInput): Promise<TournamentView> {
+    const callerId = caller.id;
+    // A featured event is the operator's: named in TOURNAMENT_ADMINS, and a token that may do anything (as chat moderators).
+    const featured = input.featured ?? false;
+    if (featured && !(this.admins.has(caller.name.toLowerCase()) && grants(caller.scopes, 'admin'))) {
+      throw new DomainError('FORBIDDEN', 'featured: only the tournament admins (TOURNAMENT_ADMINS), with a token of the admin scope, create featured tournaments', { field: 'featured' });
+    }
     const name = input.name.trim();
     if (name.length < 1 || name.length > 64) throw badInput('name must be 1 to 64 characters long', { field: 'name' });
     if (!(TOURNAMENT_FORMATS as readonly string[]).includes(input.format)) {
@@ -142,6 +152,7 @@ export class TournamentsService implements OnModuleInit {
           visibility,
           inviteCodeHash: inviteCode ? hashCode(inviteCode) : null,
           botLevel,
+          featured,
         },
         select: { id: true },
       });
@@ -157,9 +168,13 @@ export class TournamentsService implements OnModuleInit {
     return { ...(await this.get(created.id, callerId)), inviteCode };
   }
 
-  /** Public tournaments, newest first, optionally of one status; a page `after` a cursor. */
+  /** Public tournaments, newest first, optionally of one status and featured or not; a page `after` a cursor. */
   async list(args: ListTournamentsArgs): Promise<TournamentPage> {
-    const where: Prisma.TournamentWhereInput = { visibility: 'public', ...(args.status ? { status: args.status } : {}) };
+    const where: Prisma.TournamentWhereInput = {
+      visibility: 'public',
+      ...(args.status ? { status: args.status } : {}),
+      ...(typeof args.featured === 'boolean' ? { featured: args.featured } : {}),
+    };
     return this.page(where, args.first, args.after);
   }
 
@@ -658,6 +673,7 @@ export class TournamentsService implements OnModuleInit {
       maxPlayers: t.maxPlayers,
       rated: t.rated,
       visibility: t.visibility,
+      featured: t.featured,
       botLevel: t.botLevel,
       status: t.status,
       round: t.round,

@@ -56,6 +56,8 @@ export type CreateLobbyInput = {
 export type CreateTournamentInput = {
   /** Server bots of this level fill the field at the start (to minPlayers and whole tables); omitted: none */
   botLevel?: string | null | undefined;
+  /** A featured event, listed as such: only a tournament admin (TOURNAMENT_ADMINS, with a token of the admin scope) may set it; default false */
+  featured?: boolean | null | undefined;
   /** round-robin, swiss, arena, duplicate (arena and duplicate: not yet) */
   format: string;
   formatOptions?: TournamentFormatOptionsInput | null | undefined;

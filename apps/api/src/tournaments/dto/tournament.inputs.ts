@@ -1,5 +1,5 @@
 import { ArgsType, Int, InputType } from '@nestjs/graphql';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
 import { DateTimeInput } from '../../common/date-time.js';
 import { Prop } from '../../common/model-field.js';
@@ -111,6 +111,11 @@ export class CreateTournamentInput {
   @IsString({ message: 'botLevel must be a string' })
   @Length(1, 16, { message: 'botLevel must be 1 to 16 characters long' })
   botLevel?: string | null;
+
+  @Prop(() => Boolean, { optional: true, description: 'A featured event, listed as such: only a tournament admin (TOURNAMENT_ADMINS, with a token of the admin scope) may set it; default false' })
+  @IsOptional()
+  @IsBoolean({ message: 'featured must be true or false' })
+  featured?: boolean | null;
 }
 
 /** REST body of POST /tournaments/:id/join. */
@@ -129,4 +134,10 @@ export class ListTournamentsArgs extends PageArgs {
   @IsOptional()
   @IsIn(['open', 'running', 'finished', 'cancelled'], { message: 'status must be open, running, finished or cancelled' })
   status?: string | null;
+
+  @Prop(() => Boolean, { optional: true, description: 'true: only featured events (made by the tournament admins); false: only players\' tournaments; omitted: both' })
+  @IsOptional()
+  @IsBoolean({ message: 'featured must be true or false' })
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  featured?: boolean | null;
 }

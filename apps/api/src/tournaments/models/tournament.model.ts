@@ -185,6 +185,9 @@ export class TournamentView {
   @Prop({ description: 'public or invite' })
   visibility!: string;
 
+  @Prop({ description: 'A featured event, created by a tournament admin (TOURNAMENT_ADMINS)' })
+  featured!: boolean;
+
   @Prop(() => String, { nullable: true, description: 'Server bots of this level fill the field at the start; null: people only' })
   botLevel!: string | null;
 

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "tournaments" ADD COLUMN     "featured" BOOLEAN NOT NULL DEFAULT false;
