@@ -58,7 +58,7 @@ export type CreateTournamentInput = {
   botLevel?: string | null | undefined;
   /** A featured event, listed as such: only a tournament admin (TOURNAMENT_ADMINS, with a token of the admin scope) may set it; default false */
   featured?: boolean | null | undefined;
-  /** round-robin, swiss, arena, duplicate (arena and duplicate: not yet) */
+  /** round-robin, swiss, arena, duplicate */
   format: string;
   formatOptions?: TournamentFormatOptionsInput | null | undefined;
   /** Default 64, at most 512 */

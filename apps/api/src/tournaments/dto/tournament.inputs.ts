@@ -54,7 +54,7 @@ export class CreateTournamentInput {
   @IsObject({ message: 'options must be an object' })
   options?: LobbyRuleOptionsInput | null;
 
-  @Prop({ description: TOURNAMENT_FORMATS.join(', ') + ' (arena and duplicate: not yet)', example: 'swiss', api: { enum: [...TOURNAMENT_FORMATS] } })
+  @Prop({ description: TOURNAMENT_FORMATS.join(', '), example: 'swiss', api: { enum: [...TOURNAMENT_FORMATS] } })
   @IsIn(TOURNAMENT_FORMATS, { message: `format must be one of ${TOURNAMENT_FORMATS.join(', ')}` })
   format!: string;
 
