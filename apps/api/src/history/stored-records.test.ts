@@ -4,6 +4,7 @@ import { withClient } from '../../../../test/database.js';
 import { waitFor } from '../../../../test/wait.js';
 import { backfillRecords } from '../../../../scripts/records/backfill.js';
 import { players, playThrough, startGame, type TestPlayer } from '../games/games.test-kit.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import { Outbox } from '../outbox/outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { recordSourcesSql, type RecordSourceRow } from './history.sql.js';
@@ -65,7 +66,18 @@ describe('stored records', () => {
 
     // A crash before the insert: the job fails, nothing is stored, and the queue's retry stores it.
     const outbox = t.app.get(Outbox);
-    const insert = vi.spyOn(t.app.get(PrismaService), '$executeRaw').mockRejectedValueOnce(new Error('crash'));
+    // Only the records' insert crashes: background jobs (partitions, compaction, clocks) run
+    // statements through the same client meanwhile, and must not take the crash for it.
+    const prisma = t.app.get(PrismaService);
+    const execute = prisma.$executeRaw.bind(prisma);
+    let crashed = false;
+    const insert = vi.spyOn(prisma, '$executeRaw').mockImplementation(((query: Prisma.Sql, ...values: unknown[]) => {
+      if (!crashed && query.strings?.join('').includes('INSERT INTO game_records')) {
+        crashed = true;
+        return Promise.reject(new Error('crash'));
+      }
+      return execute(query, ...values);
+    }) as typeof prisma.$executeRaw);
     await expect(outbox.deliver('gameFinished.records', [finished(gameId)])).rejects.toThrow('crash');
     insert.mockRestore();
     expect(await storedOf(gameId)).toEqual([]);
