@@ -1,8 +1,8 @@
 import { presetInfo } from '@mizerka/rules';
 import { useState, type FormEvent } from 'react';
 import { describeError, request } from '../api';
-import { CreateLobbyDocument, LobbiesDocument, type CreateLobbyInput, type LobbyFieldsFragment, type TimeoutPolicy } from '../gql/graphql';
-import { RuleOptionsFields, TimeControlFields } from '../components/GameOptionsFields';
+import { CreateLobbyDocument, LobbiesDocument, type CreateLobbyInput, type LobbyFieldsFragment } from '../gql/graphql';
+import { RuleOptionsFields, TimeControlFields, useGameOptions } from '../components/GameOptionsFields';
 import { useLoad } from '../hooks';
 import { href, navigate } from '../router';
 import { useToken } from '../session';
@@ -105,13 +105,7 @@ function CreateLobby({ token }: { token: string }) {
   const [visibility, setVisibility] = useState<'public' | 'unlisted'>('public');
   const [rated, setRated] = useState(true);
   const [spectatorsSeeTableChat, setSpectatorsSeeTableChat] = useState(false);
-  const [mizerkaQuotas, setMizerkaQuotas] = useState('reversed');
-  const [target, setTarget] = useState(300);
-  const [doubleMisere, setDoubleMisere] = useState(false);
-  const [timed, setTimed] = useState(false);
-  const [moveMinutes, setMoveMinutes] = useState(1440);
-  const [bankMinutes, setBankMinutes] = useState(0);
-  const [onTimeout, setOnTimeout] = useState<TimeoutPolicy>('autoMove');
+  const game = useGameOptions();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const family = presetInfo(preset)?.family;
@@ -125,8 +119,8 @@ function CreateLobby({ token }: { token: string }) {
       visibility,
       rated,
       spectatorsSeeTableChat,
-      options: family === 'contract' ? { mizerkaQuotas } : { target, doubleMisere },
-      timeControl: timed ? { moveSeconds: moveMinutes * 60, bankSeconds: bankMinutes * 60, onTimeout } : null,
+      options: game.ruleOptions(family),
+      timeControl: game.timeControl(),
     };
     try {
       const { createLobby } = await request(CreateLobbyDocument, { input }, token);
@@ -165,27 +159,8 @@ function CreateLobby({ token }: { token: string }) {
         <input type="checkbox" checked={spectatorsSeeTableChat} onChange={(e) => setSpectatorsSeeTableChat(e.target.checked)} /> Spectators may read the
         players' chat
       </label>
-      <RuleOptionsFields
-        idPrefix="create"
-        family={family}
-        mizerkaQuotas={mizerkaQuotas}
-        setMizerkaQuotas={setMizerkaQuotas}
-        target={target}
-        setTarget={setTarget}
-        doubleMisere={doubleMisere}
-        setDoubleMisere={setDoubleMisere}
-      />
-      <TimeControlFields
-        idPrefix="create"
-        timed={timed}
-        setTimed={setTimed}
-        moveMinutes={moveMinutes}
-        setMoveMinutes={setMoveMinutes}
-        bankMinutes={bankMinutes}
-        setBankMinutes={setBankMinutes}
-        onTimeout={onTimeout}
-        setOnTimeout={setOnTimeout}
-      />
+      <RuleOptionsFields idPrefix="create" family={family} options={game} />
+      <TimeControlFields idPrefix="create" options={game} />
       <button type="submit" disabled={busy}>
         Create lobby
       </button>

@@ -7,10 +7,9 @@ import {
   MyTournamentsDocument,
   TournamentsDocument,
   type CreateTournamentInput,
-  type TimeoutPolicy,
   type TournamentFieldsFragment,
 } from '../gql/graphql';
-import { RuleOptionsFields, TimeControlFields } from '../components/GameOptionsFields';
+import { RuleOptionsFields, TimeControlFields, useGameOptions } from '../components/GameOptionsFields';
 import { useLoad } from '../hooks';
 import { href, navigate } from '../router';
 import { useToken } from '../session';
@@ -123,13 +122,7 @@ function CreateTournament({ token }: { token: string }) {
   const [botLevel, setBotLevel] = useState('');
   const [vacationAllowed, setVacationAllowed] = useState(true);
   const [enter, setEnter] = useState(true);
-  const [mizerkaQuotas, setMizerkaQuotas] = useState('reversed');
-  const [target, setTarget] = useState(300);
-  const [doubleMisere, setDoubleMisere] = useState(false);
-  const [timed, setTimed] = useState(false);
-  const [moveMinutes, setMoveMinutes] = useState(1440);
-  const [bankMinutes, setBankMinutes] = useState(0);
-  const [onTimeout, setOnTimeout] = useState<TimeoutPolicy>('autoMove');
+  const game = useGameOptions();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const info = presetInfo(preset);
@@ -144,7 +137,7 @@ function CreateTournament({ token }: { token: string }) {
       name: name.trim(),
       preset,
       format,
-      options: family === 'contract' ? { mizerkaQuotas } : { target, doubleMisere },
+      options: game.ruleOptions(family),
       maxPlayers,
       visibility,
       rated,
@@ -158,7 +151,8 @@ function CreateTournament({ token }: { token: string }) {
     if (minPlayers > 0) input.minPlayers = minPlayers;
     if (startsAt) input.startsAt = new Date(startsAt).toISOString();
     if (botLevel) input.botLevel = botLevel;
-    if (timed) input.timeControl = { moveSeconds: moveMinutes * 60, bankSeconds: bankMinutes * 60, onTimeout };
+    const timeControl = game.timeControl();
+    if (timeControl) input.timeControl = timeControl;
     try {
       const { createTournament } = await request(CreateTournamentDocument, { input }, token);
       const code = createTournament.inviteCode ?? undefined;
@@ -250,27 +244,8 @@ function CreateTournament({ token }: { token: string }) {
         <option value="basic">basic bots</option>
         <option value="strong">strong bots</option>
       </select>
-      <RuleOptionsFields
-        idPrefix="tournament"
-        family={family}
-        mizerkaQuotas={mizerkaQuotas}
-        setMizerkaQuotas={setMizerkaQuotas}
-        target={target}
-        setTarget={setTarget}
-        doubleMisere={doubleMisere}
-        setDoubleMisere={setDoubleMisere}
-      />
-      <TimeControlFields
-        idPrefix="tournament"
-        timed={timed}
-        setTimed={setTimed}
-        moveMinutes={moveMinutes}
-        setMoveMinutes={setMoveMinutes}
-        bankMinutes={bankMinutes}
-        setBankMinutes={setBankMinutes}
-        onTimeout={onTimeout}
-        setOnTimeout={setOnTimeout}
-      />
+      <RuleOptionsFields idPrefix="tournament" family={family} options={game} />
+      <TimeControlFields idPrefix="tournament" options={game} />
       <label className="inline">
         <input type="checkbox" checked={enter} onChange={(e) => setEnter(e.target.checked)} /> Enter it myself
       </label>
