@@ -1,4 +1,6 @@
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LanguagePicker } from './components/LanguagePicker';
 import { useLinkState } from './hooks';
 import { href, useRoute, type Route } from './router';
 import { useSession } from './session';
@@ -21,13 +23,12 @@ import { TurnsScreen } from './screens/Turns';
 import { VerifyEmailScreen } from './screens/VerifyEmail';
 
 const NAV: { to: string; label: string; screens: Route['screen'][] }[] = [
-  { to: href.lobbies(), label: 'Lobbies', screens: ['lobbies', 'lobby', 'join'] },
-  { to: href.turns(), label: 'Your turns', screens: ['turns'] },
-  { to: href.tournaments(), label: 'Tournaments', screens: ['tournaments', 'tournament'] },
-  { to: href.history(), label: 'Your games', screens: ['history'] },
-  { to: href.settings(), label: 'Settings', screens: ['settings'] },
-  { to: href.account(), label: 'Account', screens: ['account'] },
-  { to: href.settings(), label: 'Settings', screens: ['settings'] },
+  { to: href.lobbies(), label: 'nav.lobbies', screens: ['lobbies', 'lobby', 'join'] },
+  { to: href.turns(), label: 'nav.turns', screens: ['turns'] },
+  { to: href.tournaments(), label: 'nav.tournaments', screens: ['tournaments', 'tournament'] },
+  { to: href.history(), label: 'nav.history', screens: ['history'] },
+  { to: href.settings(), label: 'nav.settings', screens: ['settings'] },
+  { to: href.account(), label: 'nav.account', screens: ['account'] },
 ];
 
 function Screen({ route }: { route: Route }) {
@@ -84,6 +85,7 @@ function SignedOut({ route }: { route: Route }) {
 }
 
 export function App() {
+  const { t } = useTranslation();
   const { token, name } = useSession();
   const route = useRoute();
   const link = useLinkState();
@@ -96,30 +98,31 @@ export function App() {
   return (
     <>
       <a className="skip" href="#main" onClick={(e) => (e.preventDefault(), main.current?.focus())}>
-        Skip to content
+        {t('skip')}
       </a>
       <header className="top">
         <a className="brand" href={href.lobbies()}>
           Mizerka
         </a>
         {token && (
-          <nav aria-label="Main">
+          <nav aria-label={t('nav.label')}>
             <ul>
               {NAV.map((item) => (
                 <li key={item.to}>
                   <a href={item.to} aria-current={item.screens.includes(route.screen) ? 'page' : undefined}>
-                    {item.label}
+                    {t(item.label)}
                   </a>
                 </li>
               ))}
             </ul>
           </nav>
         )}
-        {token && <span className="who">Signed in as {name}</span>}
+        {token && <span className="who">{t('signedInAs', { name })}</span>}
+        <LanguagePicker />
       </header>
       {token && link === 'reconnecting' && (
         <p className="banner" role="status">
-          Connection lost: reconnecting…
+          {t('reconnecting')}
         </p>
       )}
       <main id="main" ref={main} tabIndex={-1}>
