@@ -113,7 +113,7 @@ export const settingsSchema = z.object({
   }),
   databaseReplicaUrl: optional(url(['postgresql:', 'postgres:']), {
     variable: 'DATABASE_REPLICA_URL',
-    section: 'operator',
+    section: 'server',
     defaultText: 'unset: the history reads go to the primary',
     description:
       "a read replica of the database (streaming replication, hot standby) for the history module's heavy reads: lists and searches of finished games, exports, rating histories and leaderboards; a pool of its own (`DATABASE_POOL_SIZE` connections). They read finished games, which never change, so the replica's lag costs nothing there. Nothing is written through it",
