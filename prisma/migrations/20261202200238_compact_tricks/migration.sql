@@ -7,25 +7,41 @@
 ALTER TABLE "tricks" RENAME TO "live_tricks";
 ALTER TABLE "live_tricks" RENAME CONSTRAINT "tricks_pkey" TO "live_tricks_pkey";
 ALTER TABLE "live_tricks" RENAME CONSTRAINT "tricks_game_id_deal_index_fkey" TO "live_tricks_game_id_deal_index_fkey";
+-- PostgreSQL 18 names NOT NULL constraints too (tricks_game_id_not_null, …); earlier releases have none.
+DO $$
+DECLARE c record;
+BEGIN
+  FOR c IN SELECT conname FROM pg_constraint WHERE conrelid = '"live_tricks"'::regclass AND contype = 'n' AND conname LIKE 'tricks\_%' LOOP
+    EXECUTE format('ALTER TABLE "live_tricks" RENAME CONSTRAINT %I TO %I', c.conname, 'live_' || c.conname);
+  END LOOP;
+END $$;
 
 -- AlterTable
 ALTER TABLE "deals" ADD COLUMN     "played_tricks" BYTEA;
 
--- A deal's packed tricks as rows: byte 0 the cards per trick (w), then per trick its leader, its
--- winner and its w cards in the order played; a card is suit * 13 + rank (libs/rules/src/cards.ts:
--- rank 0 = '2' … 12 = 'A', suits C D H S), named as the rows name it ('7C', 'TD', 'AS').
+-- A deal's packed tricks as rows: byte 0 the cards per trick (w, 1 to 4), then per trick its leader,
+-- its winner and its w cards in the order played; a card is suit * 13 + rank (libs/rules/src/cards.ts:
+-- rank 0 = '2' … 12 = 'A', suits C D H S), named as the rows name it ('7C', 'TD', 'AS'). The cards
+-- are four expressions cut to w, not a subquery per trick: a subquery's estimated cost (a
+-- generate_series of 1,000 rows per trick) made the planner JIT-compile a score sheet's read.
 CREATE VIEW "packed_tricks" AS
 SELECT d."game_id",
        d."index" AS "deal_index",
        t.i::smallint AS "index",
-       get_byte(d."played_tricks", 1 + t.i * (w.w + 2))::smallint AS "leader",
-       ARRAY(SELECT substr('23456789TJQKA', get_byte(d."played_tricks", 3 + t.i * (w.w + 2) + k) % 13 + 1, 1)
-                    || substr('CDHS', get_byte(d."played_tricks", 3 + t.i * (w.w + 2) + k) / 13 + 1, 1)
-               FROM generate_series(0, w.w - 1) AS k ORDER BY k) AS "cards",
-       get_byte(d."played_tricks", 2 + t.i * (w.w + 2))::smallint AS "winner"
+       get_byte(d."played_tricks", o.o)::smallint AS "leader",
+       (ARRAY[CASE WHEN w.w > 0 THEN substr('23456789TJQKA', get_byte(d."played_tricks", o.o + 2) % 13 + 1, 1)
+                        || substr('CDHS', get_byte(d."played_tricks", o.o + 2) / 13 + 1, 1) END,
+              CASE WHEN w.w > 1 THEN substr('23456789TJQKA', get_byte(d."played_tricks", o.o + 3) % 13 + 1, 1)
+                        || substr('CDHS', get_byte(d."played_tricks", o.o + 3) / 13 + 1, 1) END,
+              CASE WHEN w.w > 2 THEN substr('23456789TJQKA', get_byte(d."played_tricks", o.o + 4) % 13 + 1, 1)
+                        || substr('CDHS', get_byte(d."played_tricks", o.o + 4) / 13 + 1, 1) END,
+              CASE WHEN w.w > 3 THEN substr('23456789TJQKA', get_byte(d."played_tricks", o.o + 5) % 13 + 1, 1)
+                        || substr('CDHS', get_byte(d."played_tricks", o.o + 5) / 13 + 1, 1) END])[1:w.w] AS "cards",
+       get_byte(d."played_tricks", o.o + 1)::smallint AS "winner"
   FROM "deals" d
  CROSS JOIN LATERAL (SELECT get_byte(d."played_tricks", 0) AS w) w
  CROSS JOIN LATERAL generate_series(0, (length(d."played_tricks") - 1) / (w.w + 2) - 1) AS t(i)
+ CROSS JOIN LATERAL (SELECT 1 + t.i * (w.w + 2) AS o) o
  WHERE d."played_tricks" IS NOT NULL;
 
 -- Every trick of every game, one row each, whichever form it is stored in.
