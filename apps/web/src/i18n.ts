@@ -41,6 +41,7 @@ const collectMissing =
       return false;
     }
   })());
+if (collectMissing && typeof window !== 'undefined') window.__i18nMissing ??= [];
 
 void i18n
   .use(LanguageDetector)
