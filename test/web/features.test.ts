@@ -6,7 +6,7 @@
 // accounts.test.ts and passkeys.test.ts (password, sessions, passkeys), settings.test.ts and
 // push.test.ts (push permission on a click, digest, quiet hours, reminders, vacation),
 // tournaments.test.ts (list, page, standings).
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../app.js';
@@ -47,7 +47,9 @@ describe.skipIf(!available)("this turn's features in the web client", () => {
     const page = await pageOf(me);
     await page.goto(`${t.baseUrl}/#/lobbies`);
     const rows = page.locator('section[aria-labelledby="open-lobbies"] table.list tbody tr');
-    await expect.poll(() => rows.count()).toBe(20);
+    await expect.poll(() => rows.count(), { timeout: 15_000, message: 'the first page of lobbies' }).toBe(20).catch(async (error: Error) => {
+      throw new Error(`${error.message}\n--- the page:\n${(await page.evaluate('document.body.innerText')) as string}`);
+    });
     const pager = page.getByRole('navigation', { name: 'Pages of open tables' });
     await pager.getByText('Page 1 of 2').waitFor();
     const firstPage = await rows.allInnerTexts();
@@ -97,7 +99,7 @@ describe.skipIf(!available)("this turn's features in the web client", () => {
 
   it("mutes, blocks and reports from a lobby's chat", async () => {
     const [host, rude, loud] = await Promise.all([signUp(t, 'ch'), signUp(t, 'cr'), signUp(t, 'cl')]);
-    const { lobbyId } = await lobbyWithBots(t, host.accessToken, 0, 'classic');
+    const { lobbyId } = await lobbyWithBots(t, host.accessToken, 0, 'classic-4');
     for (const who of [rude, loud]) {
       const joined = await t.gql('mutation($id: ID!) { joinLobby(input: { lobbyId: $id }) { id } }', { id: lobbyId }, who.accessToken);
       expect(joined.errors).toBeUndefined();
@@ -119,11 +121,11 @@ describe.skipIf(!available)("this turn's features in the web client", () => {
     await expect.poll(() => messages.getByText('LOUD MESSAGE').count()).toBe(0);
     await page.getByRole('button', { name: `Block ${rude.player.name}` }).click();
     await expect.poll(() => messages.getByText('a rude message').count()).toBe(0);
-    const blocked = await t.gql<any>('{ blockedPlayers { name } }', {}, host.accessToken);
-    expect(blocked.data!.blockedPlayers).toContainEqual({ name: rude.player.name });
+    const blocked = await t.gql<any>('{ blockedPlayers { player { name } } }', {}, host.accessToken);
+    expect(blocked.data!.blockedPlayers).toContainEqual({ player: { name: rude.player.name } });
     // A reload: the server leaves the muted author's messages out.
     await page.reload();
-    await page.locator('.chat-messages[data-loaded="true"]').waitFor();
+    await page.locator('.chat-messages[data-loaded="true"]').waitFor({ state: 'attached' });
     expect(await messages.getByText('LOUD MESSAGE').count()).toBe(0);
   }, 120_000);
 
@@ -132,7 +134,9 @@ describe.skipIf(!available)("this turn's features in the web client", () => {
     const made = await t.gql<any>('mutation($input: CreateOAuthAppInput!) { createOAuthApp(input: $input) { clientId } }', { input: { name: 'Score keeper', redirectUris: ['https://scores.example/callback'] } }, owner.accessToken);
     const clientId = made.data!.createOAuthApp.clientId as string;
     const authorize = new URL('/oauth/authorize', t.baseUrl);
-    for (const [k, v] of Object.entries({ response_type: 'code', client_id: clientId, redirect_uri: 'https://scores.example/callback', code_challenge: randomBytes(32).toString('base64url'), code_challenge_method: 'S256', scope: 'read', state: 'st' })) {
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    for (const [k, v] of Object.entries({ response_type: 'code', client_id: clientId, redirect_uri: 'https://scores.example/callback', code_challenge: challenge, code_challenge_method: 'S256', scope: 'read', state: 'st' })) {
       authorize.searchParams.set(k, v);
     }
     const page = await pageOf(person);
@@ -145,6 +149,13 @@ describe.skipIf(!available)("this turn's features in the web client", () => {
     const back = new URL(page.url());
     expect(back.searchParams.get('code')).toBeTruthy();
     expect(back.searchParams.get('state')).toBe('st');
+    // The app trades the code for its tokens: from now on it is an authorized app.
+    const traded = await fetch(new URL('/oauth/token', t.baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: 'https://scores.example/callback', client_id: clientId, code_verifier: verifier }).toString(),
+    });
+    expect(traded.status).toBe(200);
 
     await page.goto(`${t.baseUrl}/#/account`);
     const apps = page.locator('section[aria-labelledby="apps-title"]');

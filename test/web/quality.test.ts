@@ -142,5 +142,5 @@ describe.skipIf(!available)('every screen in every language, at phone and deskto
     console.log(`quality: ${chosen.length} screens × ${languages.length} languages × ${SIZES.length} sizes, ${shots} screenshots in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     expect(problems).toEqual([]);
     expect(shots).toBe(expected);
-  }, 600_000);
+  }, 900_000);
 });
