@@ -94,7 +94,8 @@ describe.skipIf(!available)('the web client within its budgets', () => {
     for (let i = 0; i < TRIES; i++) {
       const page = await freshPage(who, PHONE, ready);
       await page.goto(`${t.baseUrl}${path}`);
-      await page.waitForFunction('window.__usable !== undefined', undefined, { timeout: 15_000 });
+      // A function, not a string: the page's content security policy forbids eval.
+      await page.waitForFunction(() => (globalThis as { __usable?: number }).__usable !== undefined, undefined, { timeout: 15_000 });
       tries.push(Math.round((await page.evaluate('window.__usable')) as number));
       await closing(page);
     }

@@ -60,9 +60,10 @@ export function LobbiesScreen() {
             {lobbies.data && <LobbyPager pages={pages} page={lobbies.data.lobbies} />}
           </LoadState>
         </section>
-        <CreateLobby token={token} />
+        {/* What follows the list comes once it is there: nothing moves when it arrives (no layout shift). */}
+        {(lobbies.data || lobbies.error) && <CreateLobby token={token} />}
       </div>
-      <GamesBeingPlayed />
+      {(lobbies.data || lobbies.error) && <GamesBeingPlayed />}
     </>
   );
 }
