@@ -46,7 +46,7 @@ function Sheet({ sheet }: { sheet: Sheet }) {
         <h2 id="standings-title">{sheet.status === 'finished' ? 'Final standings' : 'Standings'}</h2>
         <StandingsTable players={sheet.standings} />
       </section>
-      <section aria-labelledby="deals-title" className="panel scroll">
+      <section aria-labelledby="deals-title" className="panel scroll" tabIndex={0}>
         <h2 id="deals-title">Deals</h2>
         <table className="list deals">
           <thead>
