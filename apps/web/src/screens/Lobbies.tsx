@@ -4,6 +4,9 @@ import { useState, type FormEvent } from 'react';
 import { describeError, request } from '../api';
 import { CreateLobbyDocument, LobbiesDocument, type CreateLobbyInput, type LobbyFieldsFragment } from '../gql/graphql';
 import { RuleOptionsFields, TimeControlFields, useGameOptions } from '../components/GameOptionsFields';
+import { LobbyPager } from '../components/LobbyPager';
+import { GamesBeingPlayed } from '../components/GamesBeingPlayed';
+import { useCursorPages, useLiveReload } from '../live';
 import { useLoad } from '../hooks';
 import { href, navigate } from '../router';
 import { useToken } from '../session';
@@ -17,10 +20,12 @@ export function LobbiesScreen() {
   const token = useToken();
   const [preset, setPreset] = useState('');
   const [tempoFilter, setTempoFilter] = useState<Tempo>('any');
+  const pages = useCursorPages(`${preset}|${tempoFilter}`);
   const lobbies = useLoad(
-    () => request(LobbiesDocument, { preset: preset || null, timed: tempoFilter === 'any' ? null : tempoFilter === 'timed' }, token),
-    [preset, tempoFilter, token],
+    () => request(LobbiesDocument, { preset: preset || null, timed: tempoFilter === 'any' ? null : tempoFilter === 'timed', after: pages.after }, token),
+    [preset, tempoFilter, token, pages.after],
   );
+  useLiveReload(lobbies.reload);
 
   return (
     <>
@@ -54,10 +59,13 @@ export function LobbiesScreen() {
           </div>
           <LoadState error={lobbies.error} loading={lobbies.loading && !lobbies.data} what={t('loading')}>
             {lobbies.data && <LobbyList lobbies={lobbies.data.lobbies.lobbies} />}
+            {lobbies.data && <LobbyPager pages={pages} page={lobbies.data.lobbies} />}
           </LoadState>
         </section>
-        <CreateLobby token={token} />
+        {/* What follows the list comes once it is there: nothing moves when it arrives (no layout shift). */}
+        {(lobbies.data || lobbies.error) && <CreateLobby token={token} />}
       </div>
+      {(lobbies.data || lobbies.error) && <GamesBeingPlayed />}
     </>
   );
 }

@@ -50,7 +50,7 @@ function Sheet({ sheet }: { sheet: Sheet }) {
         <h2 id="standings-title">{sheet.status === 'finished' ? t('sheet.finalStandings') : t('sheet.standings')}</h2>
         <StandingsTable players={sheet.standings} />
       </section>
-      <section aria-labelledby="deals-title" className="panel scroll">
+      <section aria-labelledby="deals-title" className="panel scroll" tabIndex={0}>
         <h2 id="deals-title">{t('sheet.deals')}</h2>
         <table className="list deals">
           <thead>
