@@ -65,6 +65,9 @@ export async function prepareContext(context: BrowserContext, who: SessionTokens
   // Each new document (not only the first): the values set before the page's scripts run.
   await context.addInitScript(
     ({ stored, language }) => {
+      // Runs in the page (the tests' tsconfig has no DOM types).
+      type Store = { getItem(key: string): string | null; setItem(key: string, value: string): void };
+      const { sessionStorage, localStorage } = globalThis as unknown as { sessionStorage: Store; localStorage: Store };
       if (sessionStorage.getItem('mizerka.test.prepared')) return;
       sessionStorage.setItem('mizerka.test.prepared', '1');
       localStorage.setItem('mizerka.language', language);
