@@ -56,6 +56,8 @@ describe('loadConfig', () => {
       BOT_THREADS: '3',
       MAX_TOKENS_PER_PLAYER: '3',
       MAX_OPEN_LOBBIES_PER_PLAYER: '2',
+      MAX_OPEN_TOURNAMENTS_PER_PLAYER: '3',
+      MAX_TOURNAMENT_BOTS: '0',
       MAX_ACTIVE_BOT_GAMES_PER_PLAYER: '4',
       CHAT_MESSAGES_PER_MINUTE: '9',
       CHAT_MODERATORS: 'Ala, ola_1',
@@ -165,7 +167,7 @@ describe('loadConfig', () => {
           jwksTimeoutSeconds: 5,
         },
       ],
-      quotas: { tokensPerPlayer: 3, openLobbiesPerPlayer: 2, activeBotGamesPerPlayer: 4 },
+      quotas: { tokensPerPlayer: 3, openLobbiesPerPlayer: 2, activeBotGamesPerPlayer: 4, openTournamentsPerPlayer: 3, tournamentBots: 0 },
       chat: { messagesPerMinute: 9, moderators: ['ala', 'ola_1'] },
       tournaments: { admins: ['ela', 'ula'] },
       imports: { perPlayerPerHour: 7, maxDeals: 50, threads: 2 },
@@ -228,7 +230,7 @@ describe('loadConfig', () => {
   });
 
   it('caps tokens, lobbies and live subscriptions by default', () => {
-    expect(loadConfig({}).quotas).toEqual({ tokensPerPlayer: 20, openLobbiesPerPlayer: 5, activeBotGamesPerPlayer: 5 });
+    expect(loadConfig({}).quotas).toEqual({ tokensPerPlayer: 20, openLobbiesPerPlayer: 5, activeBotGamesPerPlayer: 5, openTournamentsPerPlayer: 5, tournamentBots: 12 });
     expect(loadConfig({}).chat).toEqual({ messagesPerMinute: 20, moderators: [] });
     expect(loadConfig({}).tournaments).toEqual({ admins: [] });
     expect(loadConfig({}).live).toEqual({

@@ -310,6 +310,16 @@ export const settingsSchema = z.object({
       section: 'limits',
       description: "active games against server bots a player may sit in at once (each costs the server's CPU)",
     }),
+    openTournamentsPerPlayer: setting(whole(1, 10_000), '5', {
+      variable: 'MAX_OPEN_TOURNAMENTS_PER_PLAYER',
+      section: 'limits',
+      description: 'tournaments a player may have created that have not ended (open or running); featured events aside',
+    }),
+    tournamentBots: setting(whole(0, 10_000), '12', {
+      variable: 'MAX_TOURNAMENT_BOTS',
+      section: 'limits',
+      description: "server bots one tournament may be filled with (every game of theirs is the server's work); featured events aside",
+    }),
   }),
   chat: z.object({
     messagesPerMinute: setting(whole(1, 10_000), '20', {

@@ -9,6 +9,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { badInput, conflict, DomainError, forbidden, notFound } from '../common/errors.js';
 import { decodeCursor, pageOf } from '../common/paging.js';
 import { ruleErrorToDomain } from '../common/rule-errors.js';
+import { queryRows } from '../common/sql-query.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { checkTimeControl, GamesService, newBoard, storedTimeControl } from '../games/index.js';
 import { newInviteCode, normaliseInviteCode } from '../lobbies/invite-code.js';
@@ -20,6 +21,7 @@ import { Outbox } from '../outbox/outbox.js';
 import type { NewFeedEvent } from '../player-events/feed-events.js';
 import { PlayerEventsService } from '../player-events/player-events.service.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { lockPlayerSql } from '../players/players.sql.js';
 import { untilReturned } from '../common/live-tail.js';
 import { TournamentBus, TournamentFollowers } from './tournament-followers.js';
 import { pickServerBot } from '../bots/bot-players.js';
@@ -67,6 +69,8 @@ export class TournamentsService implements OnModuleInit {
   private readonly log = new Logger('Tournaments');
   private readonly minMoveSeconds: number;
   private readonly admins: ReadonlySet<string>;
+  private readonly maxOpenTournaments: number;
+  private readonly maxBots: number;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -81,6 +85,8 @@ export class TournamentsService implements OnModuleInit {
   ) {
     this.minMoveSeconds = config.get('clocks', { infer: true }).minMoveSeconds;
     this.admins = new Set(config.get('tournaments', { infer: true }).admins);
+    this.maxOpenTournaments = config.get('quotas', { infer: true }).openTournamentsPerPlayer;
+    this.maxBots = config.get('quotas', { infer: true }).tournamentBots;
   }
 
   onModuleInit(): void {
@@ -134,6 +140,7 @@ export class TournamentsService implements OnModuleInit {
     const inviteCode = visibility === 'invite' ? newInviteCode() : null;
 
     const created = await this.prisma.$transaction(async (tx) => {
+      if (!featured) await this.checkOpenTournaments(tx, callerId);
       const row = await tx.tournament.create({
         data: {
           name,
@@ -323,6 +330,21 @@ export class TournamentsService implements OnModuleInit {
     }
   }
 
+  /**
+   * A player has at most MAX_OPEN_TOURNAMENTS_PER_PLAYER tournaments of their making that have not
+   * ended. The player's row is locked while counting, so two creations at once cannot both take the last place.
+   */
+  private async checkOpenTournaments(tx: Tx, playerId: string): Promise<void> {
+    await queryRows(tx, lockPlayerSql(playerId));
+    const open = await tx.tournament.count({ where: { creatorId: playerId, featured: false, status: { in: ['open', 'running'] } } });
+    if (open >= this.maxOpenTournaments) {
+      throw conflict(
+        `You have created ${open} tournaments that have not ended, the most allowed (MAX_OPEN_TOURNAMENTS_PER_PLAYER = ${this.maxOpenTournaments})`,
+        { limit: this.maxOpenTournaments },
+      );
+    }
+  }
+
   /** The start job: a tournament whose start time has come starts (or is cancelled, short of a table). */
   async startDue(id: string): Promise<void> {
     await this.inTournament(id, async (tx, t, started) => (t.status === 'open' ? this.start(tx, id, started) : []), false);
@@ -341,6 +363,12 @@ export class TournamentsService implements OnModuleInit {
       if (t.format === 'duplicate') want = Math.max(want, minField(t));
       if (t.format === 'swiss' || t.format === 'round-robin' || t.format === 'duplicate') want = Math.ceil(want / t.tableSize) * t.tableSize;
       want = Math.min(want, Math.max(t.maxPlayers, ids.length));
+      // Every game of a bot is the server's work, asked for by one organiser: a few tables' worth,
+      // cut to whole tables where the format seats whole tables.
+      if (!t.featured && want > ids.length + this.maxBots) {
+        want = ids.length + this.maxBots;
+        if (t.format !== 'arena') want = Math.max(ids.length, Math.floor(want / t.tableSize) * t.tableSize);
+      }
       while (ids.length < want) {
         const bot = await pickServerBot(tx, t.botLevel as BotLevel, ids);
         await tx.tournamentPlayer.create({ data: { tournamentId: id, playerId: bot, bot: true } });
