@@ -174,6 +174,7 @@ describe.skipIf(!available)('the card table in Chromium', () => {
       expect(Number(await summary.locator(`tr[data-seat="${seat}"]`).getAttribute('data-score'))).toBe(sheet.scores[seat]);
     }
     await expectAccessible(page, 'deal summary');
+    mkdirSync(join(ROOT, 'test-results', 'screenshots'), { recursive: true });
     await page.screenshot({ path: join(ROOT, 'test-results', 'screenshots', 'table-summary-phone.png') });
     await page.waitForTimeout(1000);
     expect(await summary.count(), 'a summary with no timeout stays').toBe(1);
@@ -256,6 +257,8 @@ describe.skipIf(!available)('the card table in Chromium', () => {
       seen.held[seat] = noted.held;
       seen.summaries[seat] = noted.summaries;
       await expectAccessible(page, `game over (${languages[seat]})`);
+      mkdirSync(join(ROOT, 'test-results', 'screenshots'), { recursive: true });
+      await page.screenshot({ path: join(ROOT, 'test-results', 'screenshots', `table-over-${languages[seat]}.png`) });
     }
     expect(moves).toBeGreaterThan(25);
     expect(seen.held.every((n) => n > 0), `held tricks seen by each page: ${seen.held}`).toBe(true);

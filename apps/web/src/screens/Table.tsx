@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { ApiError, describeError, newIdempotencyKey, request, subscribe } from '../api';
 import { cardLabel, Hand } from '../components/Hand';
-import { Trick } from '../components/Trick';
 import { StandingsTable } from '../components/Standings';
 import { ChatPanel } from '../components/ChatPanel';
 import { CardBack, numberSetting, PlayingCard, setSetting, SETTINGS, TRICK_PAUSES, useSetting } from '../components/PlayingCard';
@@ -436,8 +435,21 @@ function TrickArea({
   );
 }
 
+/** The last trick on demand, in play order: who played what, and who took it. */
 function LastTrick({ trick, name }: { trick: TrickView; name: (seat: number) => string }) {
-  return <Trick trick={trick} name={name} />;
+  const { t } = useTranslation('table');
+  return (
+    <>
+      <ol className="trick">
+        {trick.cards.map((played) => (
+          <li key={played.seat} data-seat={played.seat} data-card={played.card}>
+            {t('trick.played', { name: name(played.seat), card: cardLabel(t, played.card) })}
+          </li>
+        ))}
+      </ol>
+      {trick.winner !== null && trick.winner !== undefined && <p>{t('trick.takenBy', { name: name(trick.winner) })}</p>}
+    </>
+  );
 }
 
 function DealSummary({ game, entry, name, onDismiss }: { game: TableGame; entry: DealScore; name: (seat: number) => string; onDismiss: () => void }) {
