@@ -222,7 +222,7 @@ describe.skipIf(!available)('the web client in Chromium', () => {
     await expect.poll(async () => (await t.gql('{ me { id } }', {}, carol.token)).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
 
     for (const p of players) await p.context.close();
-  }, 300_000);
+  }, 480_000);
 
   it.each([
     ['classic', 'deal 2 of 18'],
