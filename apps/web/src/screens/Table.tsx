@@ -268,9 +268,9 @@ function Table({
       )}
 
 
-      {seated && (
+      {seated && !view.over && (
         <section className="dock" aria-labelledby="hand-title">
-          {!view.over && legal && (
+          {legal && (
             <MoveChoices
               key={`${game.version}`}
               game={game}
