@@ -141,15 +141,18 @@ function useHeldTrick(view: View, pauseMs: number) {
 
 /** The summary of a deal that ended while the page was open: shown until dismissed or `seconds` pass (0: until dismissed). */
 function useDealSummary(view: View, seconds: number, waiting: boolean) {
-  const seen = useRef({ deal: view.deal, over: view.over });
+  // By the deals the view has scored, not by its deal number: a finished game's last deal (and a
+  // view that brings a deal's scores a fetch later) is summarised all the same.
+  const lastScored = (v: View) => v.dealScores.reduce((a, b) => (b.deal > a.deal ? b : a), { deal: -1 } as DealScore);
+  const seen = useRef(lastScored(view).deal);
   const [summary, setSummary] = useState<DealScore | null>(null);
   useEffect(() => {
-    const before = seen.current;
-    seen.current = { deal: view.deal, over: view.over };
-    if ((view.deal > before.deal || (view.over && !before.over)) && view.dealScores.length > 0) {
-      setSummary(view.dealScores.reduce((a, b) => (b.deal > a.deal ? b : a)));
-    }
-  }, [view.deal, view.over, view.dealScores]);
+    const latest = lastScored(view);
+    if (latest.deal <= seen.current) return;
+    seen.current = latest.deal;
+    setSummary(latest);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [view.dealScores]);
   const visible = summary !== null && !waiting;
   useEffect(() => {
     if (!visible || seconds <= 0) return;
@@ -270,7 +273,7 @@ function Table({
 
       {seated && !view.over && (
         <section className="dock" aria-labelledby="hand-title">
-          {legal && (
+          {!view.over && legal && (
             <MoveChoices
               key={`${game.version}`}
               game={game}
