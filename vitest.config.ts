@@ -22,6 +22,8 @@ const build = {
 const ISOLATED = ['apps/api/src/lobbies/toy-preset.test.ts', 'apps/api/src/database/migrations.test.ts', 'apps/web/src/terms.test.ts'];
 const EXCLUDE = ['node_modules/**', 'dist/**'];
 const WEB = ['test/web/**/*.test.ts'];
+// Every screen × language × size through axe (minutes): a project of its own, so CI runs it once.
+const SWEEP = ['test/web/quality.test.ts'];
 
 const project = (test: TestProjectInlineConfiguration['test']): TestProjectInlineConfiguration => ({
   ...build,
@@ -53,7 +55,8 @@ export default defineConfig({
       project({ name: 'shared', include: ['**/*.test.ts'], exclude: [...EXCLUDE, ...ISOLATED, ...WEB], isolate: false }),
       // The web client in Chromium, alike; a project of its own so that a run can leave it out
       // (`--project shared --project isolated`: Vitest's --exclude does not reach projects).
-      project({ name: 'web', include: WEB, exclude: EXCLUDE, isolate: false }),
+      project({ name: 'web', include: WEB, exclude: [...EXCLUDE, ...SWEEP], isolate: false }),
+      project({ name: 'sweep', include: SWEEP, exclude: EXCLUDE, isolate: false }),
       project({ name: 'isolated', include: ISOLATED, exclude: EXCLUDE }),
     ],
   },

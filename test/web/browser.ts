@@ -68,6 +68,8 @@ export function ensureWebBuild() {
     const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'apps/web/vite.config.ts', '--logLevel', 'warn'], {
       cwd: ROOT,
       encoding: 'utf8',
+      // vitest sets NODE_ENV=test, which would make React's development build the one bundled.
+      env: { ...process.env, NODE_ENV: 'production' },
     });
     if (result.status !== 0 || !existsSync(index)) throw new Error(`vite build failed: ${result.stdout}\n${result.stderr}`);
   } finally {

@@ -15,6 +15,7 @@ import { encodeCursor } from '../src/common/paging.js';
 import { gamesExportSql, gamesPageSql, type GamesQuery } from '../src/history/history.sql.js';
 import { contractStatsSql, presetRecordsSql, profileSql, recentGamesSql } from '../src/profiles/profiles.sql.js';
 import { leaderboardSql, playerRatingsSql } from '../src/ratings/ratings.sql.js';
+import { gameTricksSql } from '../src/scoring/scoring.sql.js';
 import { postgresSettings } from './database.js';
 import { cleanUp, interrupted, log, onCleanUp, stopOnSignals } from './lifecycle.js';
 import { summarise, type LatencySummary } from './measure.js';
@@ -210,12 +211,11 @@ function kinds(s: Subject): Kind[] {
           },
         },
         {
-          label: 'score sheet: deals, then their tricks (ScoringService.scoreSheet, as Prisma runs it)',
-          sql: {
-            text: `SELECT d.*, (SELECT json_agg(t ORDER BY t.index) FROM tricks t WHERE t.game_id = d.game_id AND t.deal_index = d.index) FROM deals d WHERE d.game_id = $1::uuid ORDER BY d.index`,
-            values: [s.gameIds[0]],
-          },
+          label: 'score sheet: its deals (ScoringService.scoreSheet, as Prisma runs it)',
+          sql: { text: `SELECT d.* FROM deals d WHERE d.game_id = $1::uuid ORDER BY d.index`, values: [s.gameIds[0]] },
         },
+        // Through the view tricks: live_tricks rows and a compacted game's packed deals.
+        { label: 'score sheet: its tricks (gameTricksSql)', sql: gameTricksSql(s.gameIds[0]) },
       ],
     },
     {

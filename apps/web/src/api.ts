@@ -4,6 +4,7 @@
 // they hold; the SDK sends them, refreshes a session's token, waits out rate limits, resends a
 // move whose answer was lost with the same key, and keeps the live subscriptions through drops.
 import { MizerkaClient, MizerkaError, newIdempotencyKey, personalToken, type Credentials, type Document, type SocketState } from '@mizerka/client';
+import i18n from './i18n';
 
 /** An error as the API names it (`code`, and `details` such as `retryAfter`), or NETWORK when no answer came. */
 export { MizerkaError as ApiError, newIdempotencyKey };
@@ -115,31 +116,36 @@ export function onReconnected(listener: () => void): () => void {
   return () => void reconnectListeners.delete(listener);
 }
 
-/** The words a player reads for an error the API returned. */
+/**
+ * The words a player reads for an error the API returned, in the interface's language (the
+ * `errors` namespace): by its code, with the server's own detail (which is English) where it helps.
+ */
 export function describeError(error: unknown): string {
   if (!(error instanceof MizerkaError)) return error instanceof Error ? error.message : String(error);
   switch (error.code) {
     case 'NOT_YOUR_TURN':
-      return 'It is not your turn any more; the table has been refreshed.';
     case 'CONFLICT':
-      return 'The game moved on before your move arrived; the table has been refreshed, please look and move again.';
+    case 'UNAUTHENTICATED':
+    case 'NETWORK':
+      return i18n.t(`errors:${error.code}`);
     case 'RATE_LIMITED': {
       const wait = error.retryAfter;
-      return `Too many requests: please wait${wait ? ` ${wait} s` : ' a moment'} and try again.`;
+      return wait ? i18n.t('errors:RATE_LIMITED_seconds', { seconds: wait }) : i18n.t('errors:RATE_LIMITED');
     }
-    case 'UNAUTHENTICATED':
-      return 'Your token is no longer valid (revoked or expired). Sign in again.';
     case 'ILLEGAL_MOVE':
-      return `That move is not allowed (${error.rule ?? error.message}).`;
-    case 'NETWORK':
-      return 'The server cannot be reached. Check your connection; the page retries by itself.';
+      return i18n.t('errors:ILLEGAL_MOVE', { rule: error.rule ?? error.message });
     default:
-      return `${error.message} (${error.code})`;
+      return i18n.t('errors:other', { message: error.message, code: error.code });
   }
 }
 
-/** The words for an error a form's own input caused (a wrong password, a name taken): the server's. */
+/**
+ * The words for an error a form's own input caused (a wrong password, a name taken): by its code,
+ * with the server's message, and for BAD_INPUT the field the server names.
+ */
 export function describeFormError(error: unknown): string {
-  if (error instanceof MizerkaError && ['UNAUTHENTICATED', 'BAD_INPUT', 'CONFLICT', 'FORBIDDEN', 'NOT_FOUND'].includes(error.code)) return error.message;
+  if (!(error instanceof MizerkaError)) return describeError(error);
+  if (error.code === 'BAD_INPUT' && error.field) return i18n.t('errors:form.BAD_INPUT_field', { message: error.message, field: error.field });
+  if (['UNAUTHENTICATED', 'BAD_INPUT', 'CONFLICT', 'FORBIDDEN', 'NOT_FOUND'].includes(error.code)) return i18n.t(`errors:form.${error.code}`, { message: error.message });
   return describeError(error);
 }

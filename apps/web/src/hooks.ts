@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { describeError, describeFormError, onLinkState, onReconnected, type LinkState } from './api';
+import i18n from './i18n';
 
 export interface Loaded<T> {
   data: T | null;
@@ -92,15 +93,15 @@ export function useNow(): number {
 
 export function timeLeft(deadline: string, now: number): string {
   const ms = Date.parse(deadline) - now;
-  if (ms <= 0) return 'time is up';
+  if (ms <= 0) return i18n.t('common:timeLeft.up');
   const s = Math.floor(ms / 1000);
   const d = Math.floor(s / 86400);
   const h = Math.floor((s % 86400) / 3600);
   const m = Math.floor((s % 3600) / 60);
   const sec = s % 60;
-  if (d > 0) return `${d} d ${h} h left`;
-  if (h > 0) return `${h} h ${m} min left`;
-  return `${m}:${String(sec).padStart(2, '0')} left`;
+  if (d > 0) return i18n.t('common:timeLeft.days', { d, h });
+  if (h > 0) return i18n.t('common:timeLeft.hours', { h, m });
+  return i18n.t('common:timeLeft.minutes', { clock: `${m}:${String(sec).padStart(2, '0')}` });
 }
 
 /**

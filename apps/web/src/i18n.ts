@@ -22,6 +22,27 @@ for (const [path, file] of Object.entries(files)) {
 }
 export const NAMESPACES = [...new Set(Object.values(resources).flatMap((r) => Object.keys(r)))];
 
+declare global {
+  interface Window {
+    /** Keys asked for but in no message file ("ns:key"), while collecting (see below). */
+    __i18nMissing?: string[];
+  }
+}
+
+/**
+ * Missing keys are collected into window.__i18nMissing in development, or when this browser's
+ * localStorage holds mizerka.i18n.collectMissing = "1" (the browser tests set it before the page loads).
+ */
+const collectMissing =
+  import.meta.env.DEV || (typeof localStorage !== 'undefined' && (() => {
+    try {
+      return localStorage.getItem('mizerka.i18n.collectMissing') === '1';
+    } catch {
+      return false;
+    }
+  })());
+if (collectMissing && typeof window !== 'undefined') window.__i18nMissing ??= [];
+
 void i18n
   .use(LanguageDetector)
   .use(initReactI18next)
@@ -36,6 +57,10 @@ void i18n
     detection: { order: ['localStorage', 'navigator'], lookupLocalStorage: 'mizerka.language', caches: ['localStorage'] },
     interpolation: { escapeValue: false },
     returnNull: false,
+    saveMissing: collectMissing,
+    missingKeyHandler: (languages, namespace, key) => {
+      if (typeof window !== 'undefined') (window.__i18nMissing ??= []).push(`${namespace}:${key} (${languages.join(', ')})`);
+    },
   });
 
 // The document's language follows the interface's, for screen readers and hyphenation.

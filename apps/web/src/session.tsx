@@ -6,6 +6,9 @@ import { ApiError, onTokenRefused, request, signInAs } from './api';
 import { RefreshSessionDocument, SignOutDocument } from './gql/graphql';
 import { KEYS, TokenKeeper, type KeptStorage, type SessionTokens, type Stored } from './token-keeper';
 
+/** The notice after a personal token was refused; the sign-in screen shows it in the interface's language (auth:notice). */
+export const TOKEN_REFUSED_NOTICE = 'This browser’s token is no longer accepted (revoked or expired): sign in again.';
+
 export type { SessionTokens } from './token-keeper';
 
 export interface Session {
@@ -129,7 +132,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         // An answer to an older sign-in (a sign-out's own request, say) must not sign out a newer one.
         if (keeper.stored()?.token !== token) return;
         signOut();
-        setNotice('This browser’s token is no longer accepted (revoked or expired): sign in again.');
+        setNotice(TOKEN_REFUSED_NOTICE);
       }),
     [signOut],
   );

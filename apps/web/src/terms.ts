@@ -1,7 +1,10 @@
-// Names and numbers of the game the screens show: presets, contracts, bids, quotas.
+// Names and numbers of the game the screens show: presets, contracts, bids, quotas, in the
+// interface's language (the `game` namespace of src/locales). Plain functions, not hooks: a
+// component calling them re-renders on a language change through its own useTranslation.
 import { CONTRACTS, presetInfo, PRESETS as RULE_PRESETS, type PresetInfo } from '@mizerka/rules';
 import type { Bid, Contract, SeatViewFieldsFragment } from './gql/graphql';
 import { suitSymbol } from './cards';
+import i18n from './i18n';
 
 /** The presets the menus offer, in the rules' order, as the rules describe them (libs/rules/src/presets.ts). */
 export const PRESETS: readonly PresetInfo[] = RULE_PRESETS.map((name) => presetInfo(name) as PresetInfo);
@@ -16,31 +19,38 @@ export function dealsInGame(preset: string): number | null {
   return presetInfo(preset)?.deals ?? null;
 }
 
+/** A preset's name in words ("Short, four players"); an unknown one as the API names it. */
+export function presetLabel(preset: string): string {
+  return i18n.t(`game:preset.${preset}`, { defaultValue: presetInfo(preset)?.label ?? preset });
+}
+
 export function contractName(contract: Contract | null | undefined): string {
   if (!contract) return '—';
-  if (contract === 'notrumps') return 'No trumps';
-  if (contract === 'mizerka') return 'Mizerka (avoid tricks)';
-  return `${contract[0].toUpperCase()}${contract.slice(1)} ${suitSymbol(contract)}`;
+  if (contract === 'notrumps' || contract === 'mizerka') return i18n.t(`game:contract.${contract}`);
+  return `${i18n.t(`game:contract.${contract}`)} ${suitSymbol(contract)}`;
+}
+
+/** A suit as trumps ("hearts ♥"). */
+export function trumpName(suit: string | null | undefined): string {
+  if (!suit) return '—';
+  return `${i18n.t(`game:suit.${suit}`, { defaultValue: suit })} ${suitSymbol(suit)}`.trim();
 }
 
 export function bidName(bid: Bid | null | undefined): string {
   switch (bid) {
     case 'pass':
-      return 'Pass';
     case 'play':
-      return 'Play';
     case 'misere':
-      return 'Misère';
     case 'double_misere':
-      return 'Double misère';
+      return i18n.t(`game:bid.${bid}`);
     default:
       return '—';
   }
 }
 
+/** A place: "1st", "2.", "1位". */
 export function ordinal(place: number): string {
-  const suffix = place % 10 === 1 && place % 100 !== 11 ? 'st' : place % 10 === 2 && place % 100 !== 12 ? 'nd' : place % 10 === 3 && place % 100 !== 13 ? 'rd' : 'th';
-  return `${place}${suffix}`;
+  return i18n.t('game:place', { count: place, ordinal: true });
 }
 
 /**
@@ -50,7 +60,7 @@ export function ordinal(place: number): string {
 export function quotaText(view: SeatViewFieldsFragment, seat: number, mizerkaQuotas: string | null | undefined): string | null {
   if (view.family === 'bidding') {
     if (view.declarer !== seat || !view.bid) return null;
-    return view.bid === 'play' ? 'needs 5 or more' : 'needs none';
+    return view.bid === 'play' ? i18n.t('game:quota.needsFive') : i18n.t('game:quota.needsNone');
   }
   if (!view.contract) return null;
   const n = view.players;
@@ -59,5 +69,5 @@ export function quotaText(view: SeatViewFieldsFragment, seat: number, mizerkaQuo
   const reversed: Record<number, number> = n === 3 ? { 1: 1, 2: 5, 0: 7 } : { 1: 1, 2: 2, 3: 3, 0: 4 };
   const table = view.contract === 'mizerka' && mizerkaQuotas !== 'same' ? reversed : bySuit;
   const quota = table[offset];
-  return view.contract === 'mizerka' ? `at most ${quota}` : `at least ${quota}`;
+  return view.contract === 'mizerka' ? i18n.t('game:quota.atMost', { n: quota }) : i18n.t('game:quota.atLeast', { n: quota });
 }

@@ -1,28 +1,23 @@
 // What the tournament screens work out from the API's answers: names by id, "your next game".
 import type { TournamentQuery } from './gql/graphql';
+import i18n, { formatNumber } from './i18n';
 
 export type Rounds = TournamentQuery['tournamentRounds'];
 export type Board = TournamentQuery['tournament']['boards'][number];
 export type BoardResult = NonNullable<Board['results']>[number];
 
-export const FORMAT_NAMES: Record<string, string> = {
-  'round-robin': 'Round-robin',
-  swiss: 'Swiss',
-  arena: 'Arena',
-  duplicate: 'Duplicate',
-};
-
 /** The formats the create form offers: all four the server runs (docs/tournaments.md). */
 export const RUNNING_FORMATS = ['round-robin', 'swiss', 'duplicate', 'arena'] as const;
 
+/** A format's name in the interface's language (tournaments:formatName.<name>); an unknown one as the API names it. */
 export function formatName(format: string): string {
-  return FORMAT_NAMES[format] ?? format;
+  return i18n.t(`tournaments:formatName.${format}`, { defaultValue: format });
 }
 
 /** A player's name by id, from the tournament's entrants; an id it does not know shows shortened. */
 export function namesOf(players: readonly { id: string; name: string }[]): (id: string) => string {
   const names = new Map(players.map((p) => [p.id, p.name]));
-  return (id) => names.get(id) ?? `player ${id.slice(0, 8)}`;
+  return (id) => names.get(id) ?? i18n.t('tournaments:unknownPlayer', { id: id.slice(0, 8) });
 }
 
 export type NextGame =
@@ -51,22 +46,16 @@ export function nextGame(rounds: Rounds, myId: string, status: string): NextGame
 
 /** Points as the standings print them: whole numbers plain, halves and quarters with their decimals. */
 export function points(value: number): string {
-  return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(2)));
+  return formatNumber(value, { maximumFractionDigits: 2, useGrouping: false });
 }
 
-/** The tie-breaks the API names (docs/tournaments.md, "Standings"): a column's short name and what it counts. */
-export const TIE_BREAK_WORDS: Record<string, { short: string; long: string }> = {
-  'head-to-head': { short: 'H2H', long: 'head-to-head: table-mates equal so far whom the player finished above' },
-  'sonneborn-berger': { short: 'SB', long: 'Sonneborn–Berger: the points of the table-mates beaten, half of those tied' },
-  buchholz: { short: 'Buchholz', long: "Buchholz: the sum of the table-mates' points" },
-  wins: { short: 'Wins', long: 'wins: games finished first' },
-  'points-per-game': { short: 'Per game', long: 'points per game' },
-  matchpoints: { short: 'MP', long: 'matchpoints' },
-  'place-points': { short: 'Place pts', long: 'place points' },
-};
+/** The tie-breaks the API names (docs/tournaments.md, "Standings"). */
+export const TIE_BREAKS = ['head-to-head', 'sonneborn-berger', 'buchholz', 'wins', 'points-per-game', 'matchpoints', 'place-points'] as const;
 
+/** A tie-break's column name and what it counts (tournaments:tieBreak.<name>); an unknown one by its name. */
 export function tieBreakWords(name: string): { short: string; long: string } {
-  return TIE_BREAK_WORDS[name] ?? { short: name, long: name };
+  if (!(TIE_BREAKS as readonly string[]).includes(name)) return { short: name, long: name };
+  return { short: i18n.t(`tournaments:tieBreak.${name}.short`), long: i18n.t(`tournaments:tieBreak.${name}.long`) };
 }
 
 /** A result on a board as its comparison table shows it; percent is null where there was no one to compare with. */
@@ -90,5 +79,5 @@ export function boardComparison(results: readonly BoardResult[]): { position: nu
 
 /** A percentage of tops as the comparison prints it: whole percent, a dash with nobody to compare with. */
 export function percentOfTops(percent: number | null): string {
-  return percent === null ? '–' : `${Math.round(percent)}%`;
+  return percent === null ? '–' : formatNumber(Math.round(percent) / 100, { style: 'percent' });
 }

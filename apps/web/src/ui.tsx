@@ -1,5 +1,7 @@
 // Small pieces every screen uses.
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import i18n, { formatDateTime, formatNumber } from './i18n';
 
 export function ErrorText({ error }: { error: string | null }) {
   return error ? (
@@ -9,10 +11,12 @@ export function ErrorText({ error }: { error: string | null }) {
   ) : null;
 }
 
+/** "Loading your games…": `what` comes translated from the screen. */
 export function Loading({ what }: { what: string }) {
+  const { t } = useTranslation();
   return (
     <p className="muted" role="status">
-      Loading {what}…
+      {t('loading', { what })}
     </p>
   );
 }
@@ -27,16 +31,30 @@ export function LoadState({ error, loading, what, children }: { error: string | 
   );
 }
 
+/** A date and time in the interface's language (Intl). */
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '—';
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return formatDateTime(iso);
+}
+
+/** A duration in whole days, hours, minutes or seconds, the units as the language writes them (Intl). */
+export function formatDuration(seconds: number): string {
+  const [value, unit] =
+    seconds >= 86400 && seconds % 86400 === 0
+      ? [seconds / 86400, 'day']
+      : seconds >= 3600 && seconds % 3600 === 0
+        ? [seconds / 3600, 'hour']
+        : seconds >= 60 && seconds % 60 === 0
+          ? [seconds / 60, 'minute']
+          : [seconds, 'second'];
+  return formatNumber(value, { style: 'unit', unit, unitDisplay: 'short' });
 }
 
 export function tempo(timeControl: { moveSeconds: number; bankSeconds: number } | null | undefined): string {
-  if (!timeControl) return 'untimed';
-  const s = timeControl.moveSeconds;
-  const per = s >= 86400 && s % 86400 === 0 ? `${s / 86400} d` : s >= 3600 && s % 3600 === 0 ? `${s / 3600} h` : s >= 60 && s % 60 === 0 ? `${s / 60} min` : `${s} s`;
-  return `${per} per move${timeControl.bankSeconds ? ` + ${Math.round(timeControl.bankSeconds / 60)} min bank` : ''}`;
+  if (!timeControl) return i18n.t('common:tempo.untimed');
+  const per = i18n.t('common:tempo.perMove', { time: formatDuration(timeControl.moveSeconds) });
+  if (!timeControl.bankSeconds) return per;
+  return i18n.t('common:tempo.withBank', { perMove: per, bank: formatNumber(Math.round(timeControl.bankSeconds / 60), { style: 'unit', unit: 'minute', unitDisplay: 'short' }) });
 }
 
 /** A new player's name, with the server's rules (3 to 32 letters, digits, "_" or "-"), for every way of signing up. */

@@ -27,6 +27,18 @@ describe('arenaTables', () => {
     expect(arenaTables(withOthers, 3, 100, 0)).toEqual([['a', 'x', 'y']]);
   });
 
+  it('keeps apart two table-mates of a last game even when neither opens the table', () => {
+    // Three tables just ended, everyone waiting since the same moment: [a, q, r], [b, s, t], [c, u, v];
+    // a, b, c lost (0), the rest have 1.5. The opener q (a, b, c sit together first) takes s, the
+    // nearest who did not sit with q, and then not t (s's table-mate) but u: one from each table.
+    const tables = [['a', 'q', 'r'], ['b', 's', 't'], ['c', 'u', 'v']];
+    const waiting = tables.flatMap((table) => table.map((id, i): ArenaWaiter => ({ id, score: i === 0 ? 0 : 1.5, waitingSince: 0, lastTableMates: table.filter((x) => x !== id) })));
+    const seated = arenaTables(waiting, 3, 0, 10_000);
+    expect(seated).toEqual([['a', 'b', 'c'], ['q', 's', 'u'], ['r', 't', 'v']]);
+    // Without the last tables, the nearest in score and then the id: s and t together again.
+    expect(arenaTables(waiting.map(({ lastTableMates: _m, ...rest }) => rest), 3, 0, 10_000)).toEqual([['a', 'b', 'c'], ['q', 'r', 's'], ['t', 'u', 'v']]);
+  });
+
   it('never seats a player twice, nor someone not waiting, and with maxWaitMs 0 leaves fewer than a table', () => {
     fc.assert(
       fc.property(

@@ -12,8 +12,8 @@ export interface ArenaWaiter {
 /**
  * Arena: who of the waiting players sit down now (docs/tournaments.md, "Arena"). Openers are taken
  * longest-waiting first; an opener's table-mates are the k−1 other unseated waiters nearest in score
- * (then longest waiting, then id), last game's table-mates of the opener only when nobody else is
- * waiting. The table sits down when all its players have the opener's score,
+ * (then longest waiting, then id), chosen one by one: a player who sat at the last game of someone
+ * already at the table (the opener or a mate chosen before) only when nobody else is waiting. The table sits down when all its players have the opener's score,
  * or when the opener has waited `maxWaitMs` or more: a player waits at most that long for a table of
  * equals. `maxWaitMs` 0 seats everyone it can at once. Seat order: the opener, then its mates as
  * chosen.
@@ -34,10 +34,22 @@ export function arenaTables(waiting: readonly ArenaWaiter[], tableSize: TableSiz
     const others = byWait.filter((w) => w !== opener && !seated.has(w.id));
     if (others.length < tableSize - 1) break;
     // byWait is already in waiting order, then id: a stable sort on the distance keeps those ties.
-    const rematch = (w: ArenaWaiter) => (opener.lastTableMates?.includes(w.id) || w.lastTableMates?.includes(opener.id) ? 1 : 0);
-    const mates = [...others]
-      .sort((a, b) => rematch(a) - rematch(b) || Math.abs(a.score - opener.score) - Math.abs(b.score - opener.score))
-      .slice(0, tableSize - 1);
+    const candidates = [...others].sort((a, b) => Math.abs(a.score - opener.score) - Math.abs(b.score - opener.score));
+    // Each mate in turn: the fewest last-game table-mates among those already at the table (either
+    // way round), then the nearest in score.
+    const metAgain = (a: ArenaWaiter, b: ArenaWaiter) => (a.lastTableMates?.includes(b.id) || b.lastTableMates?.includes(a.id) ? 1 : 0);
+    const mates: ArenaWaiter[] = [];
+    while (mates.length < tableSize - 1) {
+      const atTable = [opener, ...mates];
+      let best = -1;
+      let bestRepeats = Infinity;
+      for (const [i, c] of candidates.entries()) {
+        if (mates.includes(c)) continue;
+        const repeats = atTable.reduce((n, p) => n + metAgain(p, c), 0);
+        if (repeats < bestRepeats) [best, bestRepeats] = [i, repeats];
+      }
+      mates.push(candidates[best]);
+    }
     const due = now - opener.waitingSince >= maxWaitMs;
     const equals = mates.every((m) => m.score === opener.score);
     if (!due && !equals) continue;

@@ -1,13 +1,24 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Counter, Gauge } from 'prom-client';
-import { queryRows } from '../common/sql-query.js';
+import { queryRows, type RowReader } from '../common/sql-query.js';
 import type { AppConfig } from '../config/app-config.js';
 import { differences, encodeLog, NotCompactable, type CompactGame, type FullLogRow } from '../games/index.js';
 import { registry } from '../metrics/metrics.js';
 import { JobQueue } from '../outbox/job-queue.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { candidatesSql, lockedGameSql, logRowsSql, markSql, replaceLogSql, setMarkSql } from './compaction.sql.js';
+import {
+  candidatesSql,
+  dropLiveTricksSql,
+  lockedGameSql,
+  logRowsSql,
+  markSql,
+  packTricksSql,
+  replaceLogSql,
+  setMarkSql,
+  unequalTricksSql,
+  unpackTricksSql,
+} from './compaction.sql.js';
 
 export const COMPACTION_TASK = 'compaction.hourly';
 
@@ -36,7 +47,8 @@ const NO_ID = '00000000-0000-0000-0000-000000000000';
  * Compacts finished games' event logs, hourly, on one instance (the job queue's cron): a game
  * finished more than COMPACT_AFTER_SECONDS ago, with its record stored, has its game_events rows
  * replaced by one compact_logs row (games/compact-log.ts), from which GameLogReader rebuilds every
- * entry. Each game in its own transaction, with its row locked, and only when the rebuild from the
+ * entry, and its tricks rows (live_tricks) by a bytea per deal (deals.played_tricks), which the view
+ * `tricks` reads as the same rows. Each game in its own transaction, with its row locked, and only when the rebuild from the
  * compact form equals the rows field by field (and every kept answer of a retried move): a run
  * stopped anywhere leaves each game whole in one form or the other, and a game compacted twice is
  * left as it is. The job's mark (job_marks) says how far it has been: a run starts there.
@@ -124,8 +136,26 @@ export class CompactionService implements OnModuleInit {
       }
       if (lost !== null) return this.kept(gameId, lost);
       await queryRows(tx, replaceLogSql(gameId, entries));
+      await this.packTricks(tx, gameId);
       return 'compacted';
     });
+  }
+
+  /**
+   * The game's tricks rows become a bytea per deal (deals.played_tricks, read through the view
+   * `tricks`), in the caller's transaction: packed, read back and compared with the rows, which go
+   * only when every trick reads back the same; else the packing is undone and the rows stay.
+   */
+  private async packTricks(tx: RowReader, gameId: string): Promise<void> {
+    const [{ deals }] = await queryRows(tx, packTricksSql(gameId));
+    if (deals === 0) return;
+    const [{ unequal }] = await queryRows(tx, unequalTricksSql(gameId));
+    if (unequal === 0) {
+      await queryRows(tx, dropLiveTricksSql(gameId));
+      return;
+    }
+    await queryRows(tx, unpackTricksSql(gameId));
+    this.log.warn(`game ${gameId}: its tricks stay as rows (${unequal} would not read back the same packed)`);
   }
 
   private kept(gameId: string, why: string): Compaction {

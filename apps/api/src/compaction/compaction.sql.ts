@@ -100,3 +100,60 @@ export function setMarkSql(at: Date) {
       ON CONFLICT (name) DO UPDATE SET at = GREATEST(job_marks.at, excluded.at) RETURNING at`,
   );
 }
+
+/** A card name as the rows write it ('7C', 'TD', 'AS') → its byte (suit * 13 + rank, libs/rules); 255 for anything else. */
+const CARD_BYTE = Prisma.sql`CASE WHEN length(c) = 2 AND strpos('23456789TJQKA', substr(c, 1, 1)) > 0 AND strpos('CDHS', substr(c, 2, 1)) > 0
+                       THEN (strpos('CDHS', substr(c, 2, 1)) - 1) * 13 + strpos('23456789TJQKA', substr(c, 1, 1)) - 1
+                       ELSE 255 END`;
+
+/**
+ * The game's tricks rows packed into their deals' played_tricks (a byte for the cards per trick,
+ * then per trick its leader, its winner and its cards), as migration compact_tricks packs the games
+ * compacted before it; the view packed_tricks reads them back. The rows stay until `dropLiveTricksSql`.
+ */
+export function packTricksSql(gameId: string) {
+  return sqlQuery(
+    z.object({ deals: z.number() }),
+    Prisma.sql`
+      WITH packed AS (
+        SELECT t.deal_index,
+               set_byte('\\x00'::bytea, 0, min(cardinality(t.cards)))
+               || string_agg(set_byte('\\x00'::bytea, 0, t.leader) || set_byte('\\x00'::bytea, 0, t.winner)
+                             || (SELECT string_agg(set_byte('\\x00'::bytea, 0, ${CARD_BYTE}), ''::bytea ORDER BY o)
+                                   FROM unnest(t.cards) WITH ORDINALITY AS u(c, o)),
+                             ''::bytea ORDER BY t.index) AS played
+          FROM live_tricks t WHERE t.game_id = ${gameId}::uuid
+         GROUP BY t.deal_index),
+      done AS (
+        UPDATE deals d SET played_tricks = p.played FROM packed p
+         WHERE d.game_id = ${gameId}::uuid AND d.index = p.deal_index RETURNING 1)
+      SELECT count(*)::int AS deals FROM done`,
+  );
+}
+
+/** The tricks that the game's packed deals and its rows do not have alike (each side's extra rows): none, or packing lost something. */
+export function unequalTricksSql(gameId: string) {
+  const packed = Prisma.sql`SELECT game_id, deal_index, index, leader, cards, winner FROM packed_tricks WHERE game_id = ${gameId}::uuid`;
+  const rows = Prisma.sql`SELECT game_id, deal_index, index, leader, cards, winner FROM live_tricks WHERE game_id = ${gameId}::uuid`;
+  return sqlQuery(
+    z.object({ unequal: z.number() }),
+    Prisma.sql`SELECT count(*)::int AS unequal FROM ((${packed} EXCEPT ALL ${rows}) UNION ALL (${rows} EXCEPT ALL ${packed})) AS x`,
+  );
+}
+
+/** After `unequalTricksSql` found none: the rows go, the packed deals stay. */
+export function dropLiveTricksSql(gameId: string) {
+  return sqlQuery(
+    z.object({ deleted: z.number() }),
+    Prisma.sql`WITH gone AS (DELETE FROM live_tricks WHERE game_id = ${gameId}::uuid RETURNING 1) SELECT count(*)::int AS deleted FROM gone`,
+  );
+}
+
+/** After `unequalTricksSql` found some: the game keeps its tricks as rows. */
+export function unpackTricksSql(gameId: string) {
+  return sqlQuery(
+    z.object({ deals: z.number() }),
+    Prisma.sql`WITH undone AS (UPDATE deals SET played_tricks = NULL WHERE game_id = ${gameId}::uuid AND played_tricks IS NOT NULL RETURNING 1)
+               SELECT count(*)::int AS deals FROM undone`,
+  );
+}

@@ -157,8 +157,14 @@ async function readAll(g: Played): Promise<Map<string, string>> {
   await rest('record', `/api/v1/games/${g.gameId}/record`);
   await rest('deals', `/api/v1/games/${g.gameId}/deals`);
   await gql('games', `query($preset: String) { games(first: 50, filter: { preset: $preset }) { ${selection('GamePage', 3)} } }`, { preset: g.preset });
-  out.set('tricks rows', JSON.stringify(await prisma.trick.findMany({ where: { gameId: g.gameId }, orderBy: [{ dealIndex: 'asc' }, { index: 'asc' }] })));
-  out.set('deals rows', JSON.stringify(await prisma.deal.findMany({ where: { gameId: g.gameId }, orderBy: { index: 'asc' } })));
+  // The view `tricks` (rows, or once compacted the deals' packed tricks) as SQL reads it, and the
+  // deals' columns but the packed tricks themselves.
+  out.set('tricks rows', JSON.stringify(await prisma.$queryRaw`SELECT * FROM tricks WHERE game_id = ${g.gameId}::uuid ORDER BY deal_index, index`));
+  out.set(
+    'tricks by deal',
+    JSON.stringify(await prisma.$queryRaw`SELECT deal_index, count(*)::int AS n, array_agg(winner ORDER BY index) AS winners FROM tricks WHERE game_id = ${g.gameId}::uuid GROUP BY 1 ORDER BY 1`),
+  );
+  out.set('deals rows', JSON.stringify(await prisma.deal.findMany({ where: { gameId: g.gameId }, orderBy: { index: 'asc' }, omit: { playedTricks: true } })));
   return out;
 }
 
@@ -188,6 +194,10 @@ describe('compaction of finished games', () => {
     expect(counts).toEqual({ compacted: games.length, done: 0, kept: 0 });
     expect(await prisma.gameEvent.count({ where: { gameId: { in: games.map((g) => g.gameId) } } })).toBe(0);
     expect(await prisma.compactLog.count()).toBe(games.length);
+    // The tricks too: no row left, a packed deal for each deal that had tricks.
+    const ids = games.map((g) => g.gameId);
+    expect(await prisma.trick.count({ where: { gameId: { in: ids } } })).toBe(0);
+    expect(await prisma.deal.count({ where: { gameId: { in: ids }, playedTricks: { not: null } } })).toBeGreaterThanOrEqual(games.length);
     for (const g of games) {
       const after = await readAll(g);
       const was = before.get(g.gameId)!;
@@ -241,6 +251,19 @@ describe('compaction of finished games', () => {
     expect(await compaction.compact(g.gameId)).toBe('kept');
     expect(await prisma.compactLog.count({ where: { gameId: g.gameId } })).toBe(0);
     expect(await prisma.gameEvent.count({ where: { gameId: g.gameId } })).toBeGreaterThan(5);
+  }, 120_000);
+
+  it('keeps as rows tricks the packed form cannot read back (a card it does not know), the log compacted all the same', async () => {
+    const g = await play('short', 9, 3, { after: 7, how: 'resign' });
+    await prisma.$executeRaw`UPDATE live_tricks SET cards[1] = '10H' WHERE game_id = ${g.gameId}::uuid AND deal_index = 0 AND index = 0`;
+    const rows = await prisma.trick.count({ where: { gameId: g.gameId } });
+    expect(rows).toBeGreaterThan(0);
+    const was = await readAll(g);
+    expect(await compaction.compact(g.gameId)).toBe('compacted');
+    expect(await prisma.trick.count({ where: { gameId: g.gameId } })).toBe(rows);
+    expect(await prisma.deal.count({ where: { gameId: g.gameId, playedTricks: { not: null } } })).toBe(0);
+    const after = await readAll(g);
+    for (const [label, text] of was) expect(`${label}: ${after.get(label)}`).toBe(`${label}: ${text}`);
   }, 120_000);
 
   it('rebuilds a compacted log once for many page reads (the reader caches it)', async () => {

@@ -26,6 +26,9 @@ export const NOT_SETTINGS: readonly { variable: string; readBy: string; descript
   { variable: 'BENCH_DATABASE_URL', readBy: 'benchmarks (apps/api/bench/bench-server.ts)', description: 'the database of a benchmark\'s server process (set by the benchmark)' },
   { variable: 'BENCH_ALLOC_PROF_DIR', readBy: 'benchmarks (apps/api/bench/bench-server.ts)', description: 'set: sample the server\'s allocations into this folder' },
   { variable: 'HISTORY_DATABASE_URL', readBy: 'benchmarks (apps/api/bench/history-bench.ts)', description: 'the database `bench:history` fills and reads' },
+  { variable: 'QUALITY_SCREENS', readBy: 'tests (test/web/quality.test.ts)', description: 'the screens the quality sweep checks, by name, comma-separated (all)' },
+  { variable: 'QUALITY_LANGUAGES', readBy: 'tests (test/web/quality.test.ts)', description: 'the languages the quality sweep checks, comma-separated (all)' },
+  { variable: 'QUALITY_TIMES', readBy: 'tests (test/web/quality.test.ts)', description: 'set: print how long each screen took to open and to check' },
   { variable: 'PATH', readBy: 'tests and benchmarks', description: 'passed on to the server processes they start' },
   { variable: 'HOME', readBy: 'tests', description: 'passed on to the server processes they start' },
 ];

@@ -111,6 +111,13 @@ export const settingsSchema = z.object({
     defaultText: 'unset: an embedded PostgreSQL',
     description: 'the PostgreSQL database to use (`postgresql://user:pass@host:5432/db`); unset, the server starts its own, keeping its data in `DATA_DIR`',
   }),
+  databaseReplicaUrl: optional(url(['postgresql:', 'postgres:']), {
+    variable: 'DATABASE_REPLICA_URL',
+    section: 'server',
+    defaultText: 'unset: the history reads go to the primary',
+    description:
+      "a read replica of the database (streaming replication, hot standby) for the history module's heavy reads: lists and searches of finished games, exports, rating histories and leaderboards; a pool of its own (`DATABASE_POOL_SIZE` connections). They read finished games, which never change, so the replica's lag costs nothing there. Nothing is written through it",
+  }),
   dataDir: setting(text(), '.data', {
     variable: 'DATA_DIR',
     section: 'operator',
@@ -451,6 +458,25 @@ export const settingsSchema = z.object({
       description:
         'ended sign-ins (sessions expired or revoked, with their tokens), used refresh tokens, expired or revoked access tokens, OAuth requests and codes, passkey challenges and email links are deleted this long after they ended (default: 7 days); `0` keeps them',
     }),
+    noticeSeconds: setting(seconds(0, 315_360_000), '604800', {
+      variable: 'NOTICE_RETENTION_SECONDS',
+      section: 'jobs',
+      description:
+        'notices (the Web Push and email notifications of a player who is away) sent, dropped or handed to Web Push are deleted this long after that (default: 7 days); an email waiting for its digest stays; `0` keeps them',
+    }),
+    closedLobbySeconds: setting(seconds(0, 315_360_000), '2592000', {
+      variable: 'CLOSED_LOBBY_RETENTION_SECONDS',
+      section: 'jobs',
+      description:
+        'lobbies closed without a game (every player left) are deleted, with their seats and table talk, this long after they closed (default: 30 days), unless a report on their talk is still open; a lobby that started a game is kept with it; `0` keeps them',
+    }),
+    feedArchiveDir: optional(text(), {
+      variable: 'FEED_ARCHIVE_DIR',
+      section: 'jobs',
+      defaultText: 'unset: months are dropped without a copy',
+      description:
+        "a folder where the retention job writes each month of players' feed events before dropping it (`player_events_y2026m01.csv.gz`: `COPY … CSV HEADER`, gzip, written then renamed, so a file there is whole); a month whose copy fails stays (detached) until a later run copies it. Relative to the working directory",
+    }),
     batch: setting(whole(10, 100_000), '1000', {
       variable: 'RETENTION_BATCH',
       section: 'jobs',
@@ -686,8 +712,10 @@ function derive(s: Settings, ctx: z.core.$RefinementCtx<Settings>) {
   return {
     ...s,
     databaseUrl: s.databaseUrl ?? null,
+    databaseReplicaUrl: s.databaseReplicaUrl ?? null,
     redisUrl: s.redisUrl ?? null,
     metricsToken: s.metricsToken ?? null,
+    retention: { ...s.retention, feedArchiveDir: s.retention.feedArchiveDir ?? null },
     // An address's budgets default to a few players' worth: a household or an office behind one NAT.
     addressLimits: {
       requestsPerMinute: s.addressLimits.requestsPerMinute ?? Math.min(5 * s.rateLimitPerMinute, 10_000_000),

@@ -62,7 +62,7 @@ export function gameCommitSql(p: GameProjection) {
   }
   if (hasRows(p.tricks)) {
     ctes.push(Prisma.sql`t AS (
-      INSERT INTO tricks (game_id, deal_index, index, leader, cards, winner)
+      INSERT INTO live_tricks (game_id, deal_index, index, leader, cards, winner)
       SELECT g.id, r."dealIndex", r.index, r.leader, r.cards, r.winner
         FROM g, jsonb_to_recordset(${json(p.tricks)}::jsonb) AS r("dealIndex" int, index smallint, leader smallint, cards text[], winner smallint))`);
   }
@@ -156,7 +156,7 @@ export const GAME_COPY_COLUMNS = {
   deals: 'deals (game_id, index, dealer, seed, deck, seed_hash, contract, declarer, bid, trump, tricks, scores, started_at, finished_at)',
   gameEvents:
     'game_events (game_id, seq, kind, deal_index, seat, player_id, actor, cause, move, events, idempotency_key, request_hash, response, deadline, created_at)',
-  tricks: 'tricks (game_id, deal_index, index, leader, cards, winner)',
+  tricks: 'live_tricks (game_id, deal_index, index, leader, cards, winner)',
   gameRecords: 'game_records (game_id, record, created_at)',
 } as const;
 

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Writable } from 'node:stream';
 import postgres from 'postgres';
@@ -6,21 +6,24 @@ import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { DomainError } from '../common/errors.js';
 import { parseRows, type SqlQuery } from '../common/sql-query.js';
 import type { AppConfig } from '../config/app-config.js';
-import { DATABASE_URL } from '../prisma/database-url.js';
+import { ReplicaPrisma, replicaCheckouts } from '../prisma/replica-prisma.js';
 import { exportChatSql, gamesExportSql, type ExportRow, type GamesQuery } from './history.sql.js';
 import { recordOfRow } from './stored-records.js';
 
 /**
  * A small Postgres.js pool of the export's own, for its pages. Its own connections, so that exports
  * never take one from the moves' pool; an export holds one only while it reads a page, never while
- * it waits for its client (ExportService), so three of them serve any number of exports.
+ * it waits for its client (ExportService), so three of them serve any number of exports. On the
+ * read replica (DATABASE_REPLICA_URL, read-only sessions) when there is one, else on the primary.
  */
 @Injectable()
 export class ExportPool implements OnApplicationShutdown {
   private readonly sql: postgres.Sql;
+  private readonly onReplica: boolean;
 
-  constructor(@Inject(DATABASE_URL) url: string) {
-    this.sql = postgres(url, {
+  constructor(replica: ReplicaPrisma) {
+    this.onReplica = replica.isReplica;
+    this.sql = postgres(replica.url, {
       max: 3,
       idle_timeout: 30,
       connect_timeout: 10,
@@ -28,12 +31,17 @@ export class ExportPool implements OnApplicationShutdown {
       onnotice: () => undefined,
       // JIT compiling an export's plan cost more than it saved (~250 ms per 1,000 records, the
       // estimate of its subqueries far above jit_above_cost); this pool runs only the export.
-      connection: { application_name: 'mizerka-history', jit: 'off' },
+      connection: {
+        application_name: 'mizerka-history',
+        jit: 'off',
+        ...(replica.isReplica ? { default_transaction_read_only: true } : {}),
+      },
     });
   }
 
   /** Runs `query` (a plain query: no cursor or transaction); answers its rows, checked. */
   async rows<Row>(query: SqlQuery<Row>): Promise<Row[]> {
+    if (this.onReplica) replicaCheckouts.inc({ pool: 'export' });
     return parseRows(query, await this.sql.unsafe(query.text, query.values as never[]));
   }
 

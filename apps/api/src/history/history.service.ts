@@ -19,6 +19,7 @@ import {
 } from '../games/index.js';
 import { queryRows } from '../common/sql-query.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { ReplicaPrisma } from '../prisma/replica-prisma.js';
 import type { GameFilterInput } from './dto/history.args.js';
 import { MAX_PLAYERS_NAMED } from './dto/history.args.js';
 import { gamesPageSql, recentImportsSql, type GameRow, type GamesQuery } from './history.sql.js';
@@ -38,7 +39,16 @@ export class HistoryService {
     private readonly prisma: PrismaService,
     private readonly replayer: ImportReplayer,
     private readonly config: ConfigService<AppConfig, true>,
+    private readonly replica: ReplicaPrisma,
   ) {}
+
+  /**
+   * Where a list is read: the read replica (DATABASE_REPLICA_URL; else the primary) for lists that
+   * can include finished games; the primary for lists of active games only, whose turns move on.
+   */
+  private readsOf(filter: GamesFilter): Db {
+    return filter.status === 'active' ? this.prisma : this.replica.client;
+  }
 
   /** A page of games as a Relay connection. */
   async connection(filter: GamesFilter, first: number, after: string | null | undefined, caller?: AuthenticatedPlayer): Promise<GameConnection> {
@@ -51,9 +61,10 @@ export class HistoryService {
 
   /** The caller's games (GET /games): the same list, with their seat and turn in each. */
   async mine(caller: AuthenticatedPlayer, filter: GamesFilter, first: number, after: string | null | undefined): Promise<MyGamesPage> {
-    const q = await this.query(filter, after ?? null, caller);
+    // The caller's own games, with whose turn it is: the primary's, never a replica's behind it.
+    const q = await this.query(filter, after ?? null, caller, this.prisma);
     q.playerIds = [caller.id, ...q.playerIds.filter((id) => id !== caller.id)];
-    const page = await this.read(q, first);
+    const page = await this.read(q, first, this.prisma);
     return {
       ...page,
       items: page.items.map(({ item, row }) => {
@@ -65,19 +76,20 @@ export class HistoryService {
 
   /** A page of games as the REST lists give it; the same cursors as the connection. */
   async page(filter: GamesFilter, first: number, after: string | null | undefined, caller?: AuthenticatedPlayer): Promise<GameHistoryPage> {
-    const page = await this.read(await this.query(filter, after ?? null, caller), first);
+    const db = this.readsOf(filter);
+    const page = await this.read(await this.query(filter, after ?? null, caller, db), first, db);
     return { ...page, items: page.items.map((i) => i.item) };
   }
 
-  private async read(q: GamesQuery, first: number) {
-    const rows = await queryRows(this.prisma, gamesPageSql(q, first));
+  private async read(q: GamesQuery, first: number, db: Db) {
+    const rows = await queryRows(db, gamesPageSql(q, first));
     const page = pageOf(rows, first, (g) => ({ at: g.created_at, id: g.id }));
-    const seats = await this.prisma.gameSeat.findMany({
+    const seats = await db.gameSeat.findMany({
       where: { gameId: { in: page.items.map((g) => g.id) } },
       orderBy: [{ gameId: 'asc' }, { seat: 'asc' }],
       select: { gameId: true, seat: true, playerId: true, place: true, player: { select: SEAT_PLAYER } },
     });
-    const importers = await this.namesOf(page.items.flatMap((g) => (g.imported_by ? [g.imported_by] : [])));
+    const importers = await this.namesOf(db, page.items.flatMap((g) => (g.imported_by ? [g.imported_by] : [])));
     const items = page.items.map((g): { item: GameHistoryItem; row: GameRow } => ({ row: g, item: {
       id: g.id,
       preset: g.preset,
@@ -151,11 +163,11 @@ export class HistoryService {
   }
 
   /** Names resolved to ids (NOT_FOUND naming one that is nobody's), and the filter's other bounds checked. */
-  async query(filter: GamesFilter, after: string | null, caller?: AuthenticatedPlayer): Promise<GamesQuery> {
+  async query(filter: GamesFilter, after: string | null, caller?: AuthenticatedPlayer, db: Db = this.readsOf(filter)): Promise<GamesQuery> {
     const names = filter.players ?? [];
     if (names.length > MAX_PLAYERS_NAMED) throw badInput(`players: at most ${MAX_PLAYERS_NAMED} names`, { field: 'players' });
     const keys = [...new Set(names.map((n) => n.toLowerCase()))];
-    const found = await this.prisma.player.findMany({ where: { nameKey: { in: keys } }, select: { id: true, nameKey: true } });
+    const found = await db.player.findMany({ where: { nameKey: { in: keys } }, select: { id: true, nameKey: true } });
     const playerIds = keys.map((key) => {
       const hit = found.find((p) => p.nameKey === key);
       if (!hit) throw notFound(`Player ${JSON.stringify(names.find((n) => n.toLowerCase() === key))}`);
@@ -196,12 +208,15 @@ export class HistoryService {
     };
   }
 
-  private async namesOf(ids: string[]): Promise<Map<string, string>> {
+  private async namesOf(db: Db, ids: string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.prisma.player.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, name: true } });
+    const rows = await db.player.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, name: true } });
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 }
+
+/** The primary's client or the replica's. */
+type Db = ReplicaPrisma['client'];
 
 /** A list's summary gives a place once the game is over, as its field says: a rank by totals so far is no place. */
 function placesWhenOver(status: GameRow['status'], players: GamePlayer[]): GamePlayer[] {

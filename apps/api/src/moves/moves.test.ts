@@ -85,7 +85,7 @@ async function finishedChecks(id: string, seated: TestPlayer[]) {
   expect(game.deals.map((d: { scores: number[] }) => d.scores)).toEqual(outcome.deals.map((d) => d.scores));
 
   // The projections: one Deal row per deal with its result, one Trick row per trick, standings on the seats.
-  const deals = await prisma.deal.findMany({ where: { gameId: id }, orderBy: { index: 'asc' }, include: { tricksList: true } });
+  const deals = await prisma.deal.findMany({ where: { gameId: id }, orderBy: { index: 'asc' }, include: { liveTricks: true } });
   expect(deals).toHaveLength(outcome.deals.length);
   deals.forEach((d, i) => {
     const o = outcome.deals[i] as unknown as Record<string, unknown>;
@@ -97,8 +97,8 @@ async function finishedChecks(id: string, seated: TestPlayer[]) {
     expect(d.bid).toBe(o.bid ?? null);
     expect(d.trump).toBe(o.trump ?? null);
     const taken = (o.tricks as (number | null)[]).reduce<number>((a, b) => a + (b ?? 0), 0);
-    expect(d.tricksList).toHaveLength(taken);
-    for (const trick of d.tricksList) expect(trick.cards).toHaveLength(3);
+    expect(d.liveTricks).toHaveLength(taken);
+    for (const trick of d.liveTricks) expect(trick.cards).toHaveLength(3);
   });
   const seats = await prisma.gameSeat.findMany({ where: { gameId: id }, orderBy: { seat: 'asc' } });
   expect(seats.map((s) => s.total)).toEqual(outcome.totals);

@@ -15,7 +15,6 @@ import {
   dueNoticesSql,
   ensureCursorSql,
   finishNoticesSql,
-  forgetOldNoticesSql,
   holdNoticesSql,
   insertNoticesSql,
   lockCursorSql,
@@ -36,8 +35,6 @@ const BATCH = 200;
 const SWEEP_PLAYERS = 1000;
 /** A wake-up waits this long, so that the events of many commits are routed in one pass. */
 const WAKE_DELAY_MS = 100;
-/** Finished notices are kept this long (the idempotence of a late repeat, and for support), then deleted. */
-const KEEP_MS = 7 * 24 * 3600_000;
 
 const sendPayload = z.object({ playerId: z.uuid() });
 
@@ -126,11 +123,10 @@ export class NoticeRouter implements OnModuleInit, OnApplicationBootstrap, OnApp
     for (const id of ids) if (!this.stopped) await this.routePlayer(id);
   }
 
-  /** Routes every player whose feed is ahead of their cursor (the sweep), and forgets old notices. */
+  /** Routes every player whose feed is ahead of their cursor (the sweep); old notices are the retention job's (NOTICE_RETENTION_SECONDS). */
   async routeBehind(): Promise<void> {
     const rows = await queryRows(this.prisma, playersBehindSql(SWEEP_PLAYERS));
     for (const row of rows) if (!this.stopped) await this.routePlayer(row.player_id);
-    await this.prisma.$executeRaw(forgetOldNoticesSql(new Date(this.clock.now() - KEEP_MS)));
   }
 
   /**

@@ -247,9 +247,3 @@ export function unsubscribeSql(token: string, at: Date) {
                 WHERE unsubscribe_token = ${token} RETURNING player_id::text AS player_id`,
   );
 }
-
-/** The notices of players no longer waiting: finished ones older than `before` go. */
-export function forgetOldNoticesSql(before: Date): Prisma.Sql {
-  return Prisma.sql`DELETE FROM notice_sends WHERE id IN (
-    SELECT id FROM notice_sends WHERE status IN ('sent', 'dropped') AND finished_at < ${before} LIMIT 5000)`;
-}

@@ -336,20 +336,20 @@ describe('the outbox consumer', () => {
       const gameId = randomUUID();
       await insertRows(gameId, 1, 1);
       worker.app.get(Outbox).kick();
-      await waitFor(async () => attempts >= 1, 'the first attempt', { timeout: 15_000 });
+      await waitFor(async () => attempts >= 1, 'the first attempt', { timeout: 30_000 });
       const [failed] = await waitFor(async () => {
         const jobs = await jobsFor(gameId);
         // attempts counts from when the job is taken; last_error is written once it has failed
         return jobs.length === 1 && jobs[0].last_error !== null && jobs;
-      }, 'the failure to be recorded', { timeout: 15_000 });
+      }, 'the failure to be recorded', { timeout: 30_000 });
       expect(failed.attempts).toBe(1);
       expect(failed.last_error).toContain('the first delivery fails');
       // The queue backs off (exp(attempts) seconds); bring the retry forward instead of waiting.
       await prisma.$executeRaw`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE payload::text LIKE ${'%' + gameId + '%'}`;
-      await waitFor(async () => (await jobsFor(gameId)).length === 0, 'the retry to complete', { timeout: 15_000 });
+      await waitFor(async () => (await jobsFor(gameId)).length === 0, 'the retry to complete', { timeout: 30_000 });
       expect(attempts).toBe(2);
     } finally {
       await worker.close();
     }
-  });
+  }, 100_000);
 });

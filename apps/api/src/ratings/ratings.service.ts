@@ -7,6 +7,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { familyOf, parseFamily, parsePlayerCount, type FamilyValue } from '../games/index.js';
 import { OutboxConsumer, type OutboxItem } from '../outbox/outbox-consumer.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { ReplicaPrisma } from '../prisma/replica-prisma.js';
 import type { LeaderboardPage, Rating, RatingChange, RatingHistoryPage } from './models/rating.model.js';
 import { newSkill, rateTable, skillOrdinal, type Skill } from './rating-math.js';
 import {
@@ -43,7 +44,15 @@ const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
 export class RatingsService {
   private readonly log = new Logger('Ratings');
 
-  constructor(private readonly prisma: PrismaService) {}
+  /** Leaderboards and rating histories: the read replica's (DATABASE_REPLICA_URL), else the primary's. */
+  private readonly reads: ReplicaPrisma['client'];
+
+  constructor(
+    private readonly prisma: PrismaService,
+    replica: ReplicaPrisma,
+  ) {
+    this.reads = replica.client;
+  }
 
   @OutboxConsumer('gameFinished', 'ratings')
   async gamesFinished(items: OutboxItem<'gameFinished'>[]): Promise<void> {
@@ -93,7 +102,7 @@ export class RatingsService {
     const family = parseFamily(args.family);
     const players = parsePlayerCount(args.players);
     const after = args.after ? decodeLeaderboardCursor(args.after) : null;
-    const rows = await queryRows(this.prisma, leaderboardSql({ family, players, minGames: args.minGames, after, limit: args.first + 1 }));
+    const rows = await queryRows(this.reads, leaderboardSql({ family, players, minGames: args.minGames, after, limit: args.first + 1 }));
     const hasMore = rows.length > args.first;
     const items = hasMore ? rows.slice(0, args.first) : rows;
     const last = items.at(-1);
@@ -122,7 +131,7 @@ export class RatingsService {
     const family = args.family === undefined || args.family === null ? null : parseFamily(args.family);
     const players = args.players === undefined || args.players === null ? null : parsePlayerCount(args.players);
     const after = args.after ? decodeCursor(args.after) : null;
-    const rows = await queryRows(this.prisma, ratingHistorySql({ playerId, family, players, after, limit: args.first + 1 }));
+    const rows = await queryRows(this.reads, ratingHistorySql({ playerId, family, players, after, limit: args.first + 1 }));
     const page = pageOf(rows, args.first, (r) => ({ at: r.created_at, id: r.game_id }));
     return {
       changes: page.items.map(
@@ -158,7 +167,7 @@ export class RatingsService {
   }
 
   private async playerIdOf(name: string): Promise<string> {
-    const found = await this.prisma.player.findUnique({ where: { nameKey: name.toLowerCase() }, select: { id: true } });
+    const found = await this.reads.player.findUnique({ where: { nameKey: name.toLowerCase() }, select: { id: true } });
     if (!found) throw notFound('Player');
     return found.id;
   }

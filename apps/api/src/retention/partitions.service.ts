@@ -1,9 +1,13 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { Gauge } from 'prom-client';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Counter, Gauge } from 'prom-client';
 import { queryRows, type RowReader } from '../common/sql-query.js';
+import type { AppConfig } from '../config/app-config.js';
 import { registry } from '../metrics/metrics.js';
 import { JobQueue } from '../outbox/job-queue.js';
+import { DATABASE_URL } from '../prisma/database-url.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { archiveTable } from './feed-archive.js';
 import {
   createMonthDdl,
   detachedMonthsSql,
@@ -35,6 +39,13 @@ export const feedPartitionsAhead = new Gauge({
   registers: [registry],
 });
 
+export const feedMonthsArchived = new Counter({
+  name: 'mizerka_feed_months_archived_total',
+  help: "Months of players' feed events copied to FEED_ARCHIVE_DIR before their drop, by outcome (ok, failed: the month stays detached until a later run copies it)",
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
 const monthStart = (at: Date, plus = 0) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + plus, 1));
 
 /**
@@ -47,11 +58,17 @@ const monthStart = (at: Date, plus = 0) => new Date(Date.UTC(at.getUTCFullYear()
 @Injectable()
 export class PartitionsService implements OnModuleInit {
   private readonly log = new Logger('Partitions');
+  /** FEED_ARCHIVE_DIR: where a month is copied before its drop; null, dropped without a copy. */
+  private readonly archiveDir: string | null;
 
   constructor(
     private readonly prisma: PrismaService,
     private readonly jobs: JobQueue,
-  ) {}
+    @Inject(DATABASE_URL) private readonly databaseUrl: string,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.archiveDir = config.get('retention', { infer: true }).feedArchiveDir;
+  }
 
   async onModuleInit(): Promise<void> {
     this.jobs.task(PARTITIONS_TASK, async () => {
@@ -98,8 +115,10 @@ export class PartitionsService implements OnModuleInit {
   /**
    * Drops, oldest first, the partitions whose every row was made before `cutoff` (and before now:
    * a partition that may still take a write stays, whatever `cutoff` says). Per partition, one
-   * transaction raises its players' trim marks and detaches it, the next drops it; a month left
-   * detached by a run stopped in between is dropped first. Answers the rows they held.
+   * transaction raises its players' trim marks and detaches it, then (with FEED_ARCHIVE_DIR) it is
+   * copied there, then dropped; a month left detached by a run stopped in between (or whose copy
+   * failed) is copied and dropped first. A copy that fails stops the run with the month detached
+   * and kept: nothing is dropped before its copy is whole on disk. Answers the rows they held.
    */
   async dropBefore(cutoff: Date): Promise<number> {
     await this.dropDetached();
@@ -114,18 +133,35 @@ export class PartitionsService implements OnModuleInit {
         return { name: oldest.name, n };
       });
       if (detached === null) return rows;
+      await this.archive(detached.name);
       await this.prisma.$executeRawUnsafe(dropDetachedDdl(detached.name));
       this.log.log(`dropped the feed's partition ${detached.name} (${detached.n} events)`);
       rows += detached.n;
     }
   }
 
-  /** Drops the months a stopped run detached and did not drop; answers their names. */
+  /** Copies (with FEED_ARCHIVE_DIR) and drops the months a stopped run detached and did not drop; answers their names. */
   async dropDetached(): Promise<string[]> {
     const left = await queryRows(this.prisma, detachedMonthsSql());
-    for (const { name } of left) await this.prisma.$executeRawUnsafe(dropDetachedDdl(name));
+    for (const { name } of left) {
+      await this.archive(name);
+      await this.prisma.$executeRawUnsafe(dropDetachedDdl(name));
+    }
     if (left.length > 0) this.log.log(`dropped the feed's detached partitions ${left.map((l) => l.name).join(', ')}`);
     return left.map((l) => l.name);
+  }
+
+  /** Copies the detached month `name` to FEED_ARCHIVE_DIR, when set; throws when the copy fails. */
+  private async archive(name: string): Promise<void> {
+    if (this.archiveDir === null) return;
+    try {
+      const { file, bytes } = await archiveTable(this.databaseUrl, name, this.archiveDir);
+      feedMonthsArchived.inc({ outcome: 'ok' });
+      this.log.log(`archived the feed's partition ${name} to ${file} (${bytes} bytes)`);
+    } catch (error) {
+      feedMonthsArchived.inc({ outcome: 'failed' });
+      throw new Error(`could not archive the feed's partition ${name} to ${this.archiveDir}, kept (detached) until a later run: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
   }
 
   /**

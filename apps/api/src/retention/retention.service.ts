@@ -8,10 +8,12 @@ import { JobQueue } from '../outbox/job-queue.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { PartitionsService } from './partitions.service.js';
 import {
+  deleteClosedLobbiesSql,
   deleteDeliveriesSql,
   deleteEndedSql,
   deleteFailedJobsSql,
   deleteFeedBatchSql,
+  deleteNoticesSql,
   endpointPageSql,
   ENDED_KINDS,
   feedKeptFromSql,
@@ -21,11 +23,11 @@ import {
 export const RETENTION_TASK = 'retention.daily';
 
 /** What a run deleted, by kind of row. */
-export type RetentionCounts = Record<'feedEvents' | 'webhookDeliveries' | 'failedJobs' | EndedKind, number>;
+export type RetentionCounts = Record<'feedEvents' | 'webhookDeliveries' | 'failedJobs' | 'notices' | 'closedLobbies' | EndedKind, number>;
 
 export const retentionDeleted = new Counter({
   name: 'mizerka_retention_deleted_total',
-  help: 'Rows the daily retention job deleted, by kind (feedEvents, webhookDeliveries, failedJobs, sessions, refreshTokens, accessTokens, ...)',
+  help: 'Rows the daily retention job deleted, by kind (feedEvents, webhookDeliveries, failedJobs, notices, closedLobbies, sessions, refreshTokens, accessTokens, ...)',
   labelNames: ['kind'] as const,
   registers: [registry],
 });
@@ -44,7 +46,8 @@ const ENDPOINT_PAGE = 500;
  * Deletes what has outlived its use, once a day (RETENTION_HOUR_UTC), on one instance: the job
  * queue's cron adds one job per day however many instances run. Players' feed events after
  * FEED_RETENTION_SECONDS (by whole monthly partitions: PartitionsService), finished webhook deliveries after WEBHOOK_DELIVERY_RETENTION_SECONDS,
- * jobs that failed for good after FAILED_JOB_RETENTION_SECONDS, and ended sign-ins, tokens,
+ * jobs that failed for good after FAILED_JOB_RETENTION_SECONDS, notices finished with after
+ * NOTICE_RETENTION_SECONDS, lobbies closed without a game after CLOSED_LOBBY_RETENTION_SECONDS, and ended sign-ins, tokens,
  * challenges and codes after EXPIRED_RETENTION_SECONDS; finished games are kept forever. Every
  * delete is a batch of RETENTION_BATCH rows in its own transaction, chosen by age alone, so a run
  * stopped anywhere (an instance killed: the job is retried) leaves nothing half done, and a
@@ -73,12 +76,14 @@ export class RetentionService implements OnModuleInit {
 
   /** One run, as of `now`: deletes what is older than each retention, batch by batch. */
   async run(now: Date): Promise<RetentionCounts> {
-    const { feedSeconds, webhookDeliverySeconds, failedJobSeconds, expiredSeconds } = this.settings;
+    const { feedSeconds, webhookDeliverySeconds, failedJobSeconds, expiredSeconds, noticeSeconds, closedLobbySeconds, batch } = this.settings;
     const cutoff = (seconds: number) => new Date(now.getTime() - seconds * 1000);
     const counts: RetentionCounts = {
       feedEvents: feedSeconds > 0 ? await this.feedEvents(cutoff(feedSeconds)) : 0,
       webhookDeliveries: webhookDeliverySeconds > 0 ? await this.deliveries(cutoff(webhookDeliverySeconds)) : 0,
-      failedJobs: failedJobSeconds > 0 ? await this.batches(() => deleteFailedJobsSql(cutoff(failedJobSeconds), this.settings.batch)) : 0,
+      failedJobs: failedJobSeconds > 0 ? await this.batches(() => deleteFailedJobsSql(cutoff(failedJobSeconds), batch)) : 0,
+      notices: noticeSeconds > 0 ? await this.batches(() => deleteNoticesSql(cutoff(noticeSeconds), batch)) : 0,
+      closedLobbies: closedLobbySeconds > 0 ? await this.batches(() => deleteClosedLobbiesSql(cutoff(closedLobbySeconds), batch)) : 0,
       ...(Object.fromEntries(ENDED_KINDS.map((kind) => [kind, 0])) as Record<EndedKind, number>),
     };
     if (expiredSeconds > 0) {

@@ -127,3 +127,44 @@ export function deleteEndedSql(kind: EndedKind, cutoff: Date, batch: number) {
       SELECT count(*)::int AS n FROM gone`,
   );
 }
+
+/**
+ * Deletes up to `batch` notices finished before `cutoff`: sent, dropped, or handed to a channel
+ * that keeps no further state in them (Web Push: its sends are push_sends, swept on their own). An
+ * email handed and waiting for its digest stays whatever its age. Found through
+ * (finished_at) (notice_sends_finished_at_idx).
+ */
+export function deleteNoticesSql(cutoff: Date, batch: number) {
+  return sqlQuery(
+    deleted,
+    Prisma.sql`
+      WITH gone AS (
+        DELETE FROM notice_sends WHERE id IN (
+          SELECT id FROM notice_sends
+           WHERE finished_at < ${cutoff} AND (status IN ('sent', 'dropped') OR (status = 'handed' AND channel <> 'email'))
+           LIMIT ${batch}::int)
+        RETURNING 1)
+      SELECT count(*)::int AS n FROM gone`,
+  );
+}
+
+/**
+ * Deletes up to `batch` lobbies closed (every player left) before `cutoff` that never started a
+ * game, with their seats and table talk (cascade); one whose talk has a report still open stays
+ * for the moderators. A lobby that started a game has the game's row pointing at it: kept.
+ */
+export function deleteClosedLobbiesSql(cutoff: Date, batch: number) {
+  return sqlQuery(
+    deleted,
+    Prisma.sql`
+      WITH gone AS (
+        DELETE FROM lobbies WHERE id IN (
+          SELECT l.id FROM lobbies l
+           WHERE l.status = 'closed' AND l.updated_at < ${cutoff}
+             AND NOT EXISTS (SELECT 1 FROM games g WHERE g.lobby_id = l.id)
+             AND NOT EXISTS (SELECT 1 FROM chat_rooms r JOIN chat_reports p ON p.room_id = r.id WHERE r.lobby_id = l.id AND p.status = 'open')
+           LIMIT ${batch}::int)
+        RETURNING 1)
+      SELECT count(*)::int AS n FROM gone`,
+  );
+}

@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { waitFor } from '../../../../test/wait.js';
 import { loadConfig } from '../config/app-config.js';
 import { JOB_QUEUE_SCHEMA } from '../database/job-queue.js';
+import { GamesService } from '../games/games.service.js';
 import { PlayerEventsService } from '../player-events/player-events.service.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { RetentionService } from './retention.service.js';
@@ -202,5 +203,71 @@ describe('the retention job', () => {
     expect(await jobs()).toBe(2);
     expect((await retention.run(new Date(now.getTime() + 31 * DAY))).failedJobs).toBe(1);
     expect(await jobs()).toBe(1);
+  });
+
+  it('deletes finished notices after their retention, in batches, and keeps the ones still waiting', async () => {
+    const notices = async (n: number, channel: string, status: string, finishedAt: Date | null) => {
+      await prisma.$executeRaw`
+        INSERT INTO notice_sends (channel, player_id, feed_event_id, kind, notice, due_at, status, created_at, finished_at)
+        SELECT ${channel}, ${ola}::uuid, md5(random()::text), 'yourTurn', '{}', ${finishedAt ?? now}::timestamptz,
+               ${status}, ${finishedAt ?? now}::timestamptz, ${finishedAt}::timestamptz
+          FROM generate_series(1, ${n}::int)`;
+    };
+    await notices(BATCH + 3, 'email', 'sent', ago(10));
+    await notices(1, 'push', 'dropped', ago(8));
+    await notices(2, 'push', 'handed', ago(9)); // handed to Web Push: done with
+    await notices(1, 'email', 'handed', ago(9)); // an email waiting for its digest: stays
+    await notices(1, 'email', 'pending', null); // still due: stays
+    await notices(2, 'push', 'sent', ago(2)); // within the 7 days: stays
+    const before = await count('notice_sends');
+
+    const counts = await retention.run(now);
+    expect(counts.notices).toBe(BATCH + 6);
+    expect(await count('notice_sends')).toBe(before - (BATCH + 6));
+    expect(await count(`notice_sends WHERE status = 'handed' AND channel = 'email'`)).toBe(1);
+    expect(await count(`notice_sends WHERE status = 'pending'`)).toBe(1);
+    expect(await count(`notice_sends WHERE finished_at > '${ago(3).toISOString()}'`)).toBe(2);
+    // BATCH + 6 rows: a full batch and a short one.
+    expect(deleteStatements.filter((s) => s.includes('DELETE FROM notice_sends'))).toHaveLength(2);
+    expect((await retention.run(now)).notices).toBe(0);
+  });
+
+  it('deletes lobbies closed without a game after their retention, with their seats and talk, and keeps the others', async () => {
+    const lobby = async (status: string, updatedAt: Date): Promise<string> => {
+      const [{ id }] = await prisma.$queryRaw<{ id: string }[]>`
+        WITH l AS (
+          INSERT INTO lobbies (id, preset, players, invite_code, host_id, status, created_at, updated_at)
+          VALUES (gen_random_uuid(), 'classic', 3, substr(md5(random()::text), 1, 12), ${ala}::uuid, ${status}::"LobbyStatus", ${updatedAt}::timestamptz, ${updatedAt}::timestamptz)
+          RETURNING id),
+        s AS (INSERT INTO lobby_seats (lobby_id, seat, player_id) SELECT id, 0, ${ala}::uuid FROM l),
+        r AS (INSERT INTO chat_rooms (id, lobby_id, kind, last_seq) SELECT gen_random_uuid(), id, 'players', 1 FROM l RETURNING id),
+        m AS (INSERT INTO chat_messages (room_id, seq, author_id, body) SELECT id, 1, ${ala}::uuid, 'hi' FROM r)
+        SELECT id::text AS id FROM l`;
+      return id;
+    };
+    const gone = [await lobby('closed', ago(40)), await lobby('closed', ago(31))];
+    const recent = await lobby('closed', ago(10));
+    const open = await lobby('open', ago(40));
+    const reported = await lobby('closed', ago(40));
+    await prisma.$executeRaw`
+      INSERT INTO chat_reports (id, room_id, seq, reporter_id, context)
+      SELECT gen_random_uuid(), r.id, 1, ${ola}::uuid, '[]' FROM chat_rooms r WHERE r.lobby_id = ${reported}::uuid`;
+    // A lobby whose game started (and whose row was closed later) stays with its game.
+    const played = await lobby('closed', ago(40));
+    const games = t.app.get(GamesService);
+    const ela = (await t.register('ret_ela')).id;
+    const { gameId } = await prisma.$transaction((tx) =>
+      games.startGame(tx, { lobbyId: played, preset: 'classic', options: {}, seats: [ala, ola, ela].map((playerId, seat) => ({ seat, playerId })), timeControl: null }),
+    );
+
+    const counts = await retention.run(now);
+    expect(counts.closedLobbies).toBe(2);
+    const kept = (await prisma.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM lobbies WHERE id = ANY(${[...gone, recent, open, reported, played]}::uuid[])`).map((r) => r.id);
+    expect(kept.sort()).toEqual([recent, open, reported, played].sort());
+    expect(await count(`lobby_seats WHERE lobby_id IN ('${gone.join("','")}')`)).toBe(0);
+    expect(await count(`chat_rooms WHERE lobby_id IN ('${gone.join("','")}')`)).toBe(0);
+    const [{ lobby_id }] = await prisma.$queryRaw<{ lobby_id: string }[]>`SELECT lobby_id::text FROM games WHERE id = ${gameId}::uuid`;
+    expect(lobby_id).toBe(played);
+    expect((await retention.run(now)).closedLobbies).toBe(0);
   });
 });

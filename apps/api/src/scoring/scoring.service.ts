@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { notFound } from '../common/errors.js';
+import { queryRows } from '../common/sql-query.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { DealHistory, ScoreSheet } from './models/scoring.model.js';
+import { gameTricksSql } from './scoring.sql.js';
 import { DEAL_FACTS, gamePlayers, importedSeats, refuseSpectatorOfHeldBoard, SEAT_PLAYER, type GameEndView } from '../games/index.js';
 
 /**
  * Standings and deal history from the projections (Deal, Trick, GameSeat rows) that each move
- * writes; nothing is replayed. Only public facts are stored there: trick cards once played,
+ * writes, tricks through the view `tricks` (rows, or a compacted game's packed deals); nothing is replayed. Only public facts are stored there: trick cards once played,
  * results once a deal is over. Seeds stay out (the game view reveals them at the end).
  */
 @Injectable()
@@ -33,15 +35,18 @@ export class ScoringService {
         },
         deals: {
           orderBy: { index: 'asc' },
-          select: {
-            ...DEAL_FACTS,
-            tricksList: { orderBy: { index: 'asc' }, select: { index: true, leader: true, cards: true, winner: true } },
-          },
+          select: DEAL_FACTS,
         },
       },
     });
     if (!game) throw notFound('Game');
     refuseSpectatorOfHeldBoard(game.revealHeld, game.seats.find((s) => s.playerId === viewerId)?.seat ?? null);
+    const tricks = new Map<number, DealHistory['tricks']>();
+    for (const t of await queryRows(this.prisma, gameTricksSql(gameId))) {
+      let list = tricks.get(t.deal_index);
+      if (!list) tricks.set(t.deal_index, (list = []));
+      list.push({ index: t.index, leader: t.leader, cards: t.cards, winner: t.winner });
+    }
     const running = Array.from({ length: game.players }, () => 0);
     const deals: DealHistory[] = game.deals.map((d) => {
       const scores = d.finishedAt ? (d.scores as number[] | null) : null;
@@ -55,7 +60,7 @@ export class ScoringService {
         bid: d.bid as DealHistory['bid'],
         trump: d.trump as DealHistory['trump'],
         finished: d.finishedAt !== null,
-        tricks: d.tricksList,
+        tricks: tricks.get(d.index) ?? [],
         tricksTaken: d.finishedAt ? (d.tricks as (number | null)[] | null) : null,
         scores,
         runningTotals: scores ? [...running] : null,

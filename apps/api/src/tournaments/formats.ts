@@ -71,9 +71,17 @@ export function standings(format: RunningFormat, players: readonly PlayerId[], t
   return libraryStandings(format, players, games, byes, { tableSize: tableSize as TableSize, arenaStreak });
 }
 
-/** Arena: the tables that sit down now from the waiting players (scores from the standings so far). */
-export function arenaTables(waiting: readonly { id: PlayerId; score: number; waitingSince: Date }[], tableSize: number, now: Date, maxWaitMs: number): PlayerId[][] {
-  return seatArena(waiting.map((w) => ({ id: w.id, score: w.score, waitingSince: w.waitingSince.getTime() })), tableSize as TableSize, now.getTime(), maxWaitMs);
+/**
+ * Arena: the tables that sit down now from the waiting players (scores from the standings so far;
+ * `lastTableMates`, who sat at the player's last table, kept apart from them while others wait).
+ */
+export function arenaTables(waiting: readonly { id: PlayerId; score: number; waitingSince: Date; lastTableMates?: readonly PlayerId[] }[], tableSize: number, now: Date, maxWaitMs: number): PlayerId[][] {
+  return seatArena(
+    waiting.map((w) => ({ id: w.id, score: w.score, waitingSince: w.waitingSince.getTime(), lastTableMates: w.lastTableMates ?? [] })),
+    tableSize as TableSize,
+    now.getTime(),
+    maxWaitMs,
+  );
 }
 
 /** Swiss: the next round from the standings so far; the seed (the tournament and round) breaks ties the same way on every run. */

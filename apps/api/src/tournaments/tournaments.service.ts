@@ -360,7 +360,7 @@ export class TournamentsService implements OnModuleInit {
       const endsAt = arenaEndsAt(t.formatOptions, now);
       await tx.$executeRaw(setGameJobsSql([
         { task: TOURNAMENT_ARENA_SEAT_TASK, key: arenaSeatKey(id), payload: { tournamentId: id }, runAt: now },
-        { task: TOURNAMENT_ARENA_END_TASK, key: `tournament-arena-end:${id}`, payload: { tournamentId: id }, runAt: endsAt },
+        { task: TOURNAMENT_ARENA_END_TASK, key: arenaEndKey(id), payload: { tournamentId: id }, runAt: endsAt },
       ]));
       return this.updated(t, ids, 'started');
     }
@@ -374,8 +374,13 @@ export class TournamentsService implements OnModuleInit {
   private async startRound(tx: Tx, id: string, number: number, sink: Started, given?: RoundPlan): Promise<NewFeedEvent[]> {
     const t = await tx.tournament.findUniqueOrThrow({ where: { id }, include: { players: true } });
     const options = storedFormatOptions(t.formatOptions);
-    const plan = given ?? (await this.plan(tx, t, number));
-    const deadline = options.roundMinutes ? new Date(Date.now() + options.roundMinutes * 60_000) : null;
+    let plan = given ?? (await this.plan(tx, t, number));
+    // Duplicate: a board is compared across tables. With fewer than two tables left to play it
+    // (withdrawals broke the schedule) it is not played: everyone still entered sits it out, and
+    // the round finishes at once below (the board released with no results).
+    const unplayed = t.format === 'duplicate' && plan.tables.length < 2;
+    if (unplayed) plan = { tables: [], byes: activeIds(t) };
+    const deadline = options.roundMinutes && !unplayed ? new Date(Date.now() + options.roundMinutes * 60_000) : null;
     const inserted = await tx.$executeRaw`INSERT INTO tournament_rounds (tournament_id, number, deadline, byes)
       VALUES (${id}::uuid, ${number}::smallint, ${deadline}, ${plan.byes}::uuid[]) ON CONFLICT DO NOTHING`;
     if (inserted === 0) return [];
@@ -401,7 +406,10 @@ export class TournamentsService implements OnModuleInit {
     }
     await tx.tournament.update({ where: { id }, data: { round: number } });
     // Arena: a round is the tables one seating sat down; it concerns only them.
-    return this.updated(t, t.format === 'arena' ? plan.tables.flat() : activeIds(t), 'roundStarted', number);
+    const feed = this.updated(t, t.format === 'arena' ? plan.tables.flat() : activeIds(t), 'roundStarted', number);
+    // No game to wait for: the round finishes now, and the next starts (or the event ends).
+    if (unplayed) return [...feed, ...(await this.afterCount(tx, id, number, sink))];
+    return feed;
   }
 
   /** The tables of round `number`: round-robin from its schedule, Swiss from the standings so far. */
@@ -567,7 +575,13 @@ export class TournamentsService implements OnModuleInit {
       if (t.format !== 'arena' || t.status !== 'running' || now >= arenaEndsAt(t.formatOptions, t.startedAt!)) return [];
       const waiting = t.players.filter((p) => p.withdrawnAt === null && p.waitingSince !== null);
       const score = new Map((t.standings as unknown as Standing[]).map((s) => [s.playerId, s.points]));
-      const tables = arenaTables(waiting.map((p) => ({ id: p.playerId, score: score.get(p.playerId) ?? 0, waitingSince: p.waitingSince! })), t.tableSize, now, ARENA_MAX_WAIT_MS);
+      const mates = await lastTableMates(tx, id, waiting.map((p) => p.playerId));
+      const tables = arenaTables(
+        waiting.map((p) => ({ id: p.playerId, score: score.get(p.playerId) ?? 0, waitingSince: p.waitingSince!, lastTableMates: mates.get(p.playerId) ?? [] })),
+        t.tableSize,
+        now,
+        ARENA_MAX_WAIT_MS,
+      );
       const seated = tables.flat();
       const feed = tables.length ? await this.startRound(tx, id, t.round + 1, started, { tables, byes: [] }) : [];
       if (seated.length) await tx.tournamentPlayer.updateMany({ where: { tournamentId: id, playerId: { in: seated } }, data: { waitingSince: null } });
@@ -728,7 +742,27 @@ export class TournamentsService implements OnModuleInit {
   }
 }
 
+/**
+ * Arena: who sat with each of `playerIds` at their latest table of the tournament (the highest
+ * round they were seated in), so that `arenaTables` does not seat them together again while
+ * others wait.
+ */
+async function lastTableMates(tx: Tx, tournamentId: string, playerIds: readonly string[]): Promise<Map<string, string[]>> {
+  if (playerIds.length === 0) return new Map();
+  const rows = await tx.$queryRaw<{ player_id: string; mates: string[] }[]>`
+    SELECT latest.player_id, array_agg(other.player_id::text) AS mates
+      FROM (SELECT DISTINCT ON (s.player_id) s.player_id, tg.game_id
+              FROM tournament_games tg JOIN game_seats s ON s.game_id = tg.game_id
+             WHERE tg.tournament_id = ${tournamentId}::uuid AND s.player_id = ANY(${playerIds}::uuid[])
+             ORDER BY s.player_id, tg.round DESC) latest
+      JOIN game_seats other ON other.game_id = latest.game_id AND other.player_id <> latest.player_id
+     GROUP BY latest.player_id`;
+  return new Map(rows.map((r) => [String(r.player_id), r.mates]));
+}
+
 const startKey = (id: string) => `tournament-start:${id}`;
+/** The arena end job's key (one per tournament). */
+export const arenaEndKey = (id: string) => `tournament-arena-end:${id}`;
 const arenaSeatKey = (id: string) => `tournament-arena-seat:${id}`;
 /** Arena: the window closes `minutes` after the start. */
 const arenaEndsAt = (formatOptions: unknown, startedAt: Date) => new Date(startedAt.getTime() + (storedFormatOptions(formatOptions).minutes ?? 0) * 60_000);

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { describeError, request } from '../api';
 import { MyAuthorizedAppsDocument, RevokeAppAuthorizationDocument } from '../gql/graphql';
 import { useLoad } from '../hooks';
@@ -7,6 +8,7 @@ import { ErrorText, LoadState, formatDate } from '../ui';
 
 /** The apps the player has given access to (OAuth), each revocable: its tokens stop at once. */
 export function AuthorizedApps() {
+  const { t } = useTranslation('account');
   const token = useToken();
   const [error, setError] = useState<string | null>(null);
   const apps = useLoad(() => request(MyAuthorizedAppsDocument, {}, token).then((r) => r.myAuthorizedApps), [token]);
@@ -23,20 +25,20 @@ export function AuthorizedApps() {
 
   return (
     <section className="panel" aria-labelledby="apps-title">
-      <h2 id="apps-title">Authorized apps</h2>
+      <h2 id="apps-title">{t('apps.title')}</h2>
       <ErrorText error={error} />
-      <LoadState error={apps.error} loading={!apps.data} what="your authorized apps">
+      <LoadState error={apps.error} loading={!apps.data} what={t('apps.loading')}>
         {apps.data?.length === 0 ? (
-          <p className="hint">No app has access to your account.</p>
+          <p className="hint">{t('apps.none')}</p>
         ) : (
           <table className="list">
             <thead>
               <tr>
-                <th scope="col">App</th>
-                <th scope="col">May</th>
-                <th scope="col">Authorized</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Access</th>
+                <th scope="col">{t('apps.app')}</th>
+                <th scope="col">{t('apps.may')}</th>
+                <th scope="col">{t('apps.authorized')}</th>
+                <th scope="col">{t('lastUsed')}</th>
+                <th scope="col">{t('apps.access')}</th>
               </tr>
             </thead>
             <tbody>
@@ -47,8 +49,8 @@ export function AuthorizedApps() {
                   <td>{formatDate(a.authorizedAt)}</td>
                   <td>{formatDate(a.lastUsedAt)}</td>
                   <td>
-                    <button type="button" className="danger" onClick={() => void revoke(a.app.clientId)} aria-label={`Revoke the access of ${a.app.name}`}>
-                      Revoke
+                    <button type="button" className="danger" onClick={() => void revoke(a.app.clientId)} aria-label={t('apps.revokeLabel', { app: a.app.name })}>
+                      {t('revoke')}
                     </button>
                   </td>
                 </tr>

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiError, describeError, request, subscribe } from '../api';
 import {
   BlockPlayerDocument,
@@ -49,17 +50,18 @@ type ChatTable = { gameId: string } | { lobbyId: string };
  * subscription, resumed from the last message loaded; older pages on demand.
  */
 export function ChatPanel({ table, seated }: { table: ChatTable; seated: boolean }) {
+  const { t } = useTranslation('chat');
   const rooms: ChatRoom[] = seated ? ['players'] : ['spectators', 'players'];
   const [room, setRoom] = useState<ChatRoom>(rooms[0]);
   const key = 'gameId' in table ? `g${table.gameId}` : `l${table.lobbyId}`;
   return (
     <section aria-labelledby={`chat-title-${key}`} className="panel chat">
-      <h2 id={`chat-title-${key}`}>Chat</h2>
+      <h2 id={`chat-title-${key}`}>{t('title')}</h2>
       {rooms.length > 1 && (
-        <div role="tablist" aria-label="Chat rooms" className="chat-rooms">
+        <div role="tablist" aria-label={t('rooms')} className="chat-rooms">
           {rooms.map((r) => (
             <button key={r} type="button" role="tab" aria-selected={room === r} onClick={() => setRoom(r)}>
-              {r === 'players' ? 'Players' : 'Spectators'}
+              {r === 'players' ? t('players') : t('spectators')}
             </button>
           ))}
         </div>
@@ -70,6 +72,7 @@ export function ChatPanel({ table, seated }: { table: ChatTable; seated: boolean
 }
 
 function ChatRoomView({ table, room, canWrite }: { table: ChatTable; room: ChatRoom; canWrite: boolean }) {
+  const { t } = useTranslation('chat');
   const session = useSession();
   const token = session.token!;
   const myName = session.name?.toLowerCase() ?? null;
@@ -176,7 +179,7 @@ function ChatRoomView({ table, room, canWrite }: { table: ChatTable; room: ChatR
       )}
       {older && (
         <button type="button" className="link" onClick={() => void loadOlder()}>
-          Earlier messages
+          {t('earlier')}
         </button>
       )}
       <ol className="chat-messages" aria-live="polite" aria-relevant="additions" data-loaded={loaded}>
@@ -187,24 +190,24 @@ function ChatRoomView({ table, room, canWrite }: { table: ChatTable; room: ChatR
               <strong>{m.author.name}</strong>: <ChatText text={m.body} />
               {!mine && (
                 <span className="chat-actions">
-                  <button type="button" className="link" aria-label={`Mute ${m.author.name}`} onClick={() => void act(`${m.author.name} is muted for you.`, () => request(MuteChatPlayerDocument, { playerId: m.author.id }, token), m.author.id)}>
-                    Mute
+                  <button type="button" className="link" aria-label={t('muteLabel', { name: m.author.name })} onClick={() => void act(t('muted', { name: m.author.name }), () => request(MuteChatPlayerDocument, { playerId: m.author.id }, token), m.author.id)}>
+                    {t('mute')}
                   </button>
                   <button
                     type="button"
                     className="link"
-                    aria-label={`Block ${m.author.name}`}
-                    onClick={() => void act(`${m.author.name} is blocked: no chat between you, and no lobby together.`, () => request(BlockPlayerDocument, { playerId: m.author.id }, token), m.author.id)}
+                    aria-label={t('blockLabel', { name: m.author.name })}
+                    onClick={() => void act(t('blocked', { name: m.author.name }), () => request(BlockPlayerDocument, { playerId: m.author.id }, token), m.author.id)}
                   >
-                    Block
+                    {t('block')}
                   </button>
                   <button
                     type="button"
                     className="link"
-                    aria-label={`Report the message of ${m.author.name}`}
-                    onClick={() => void act('Reported to the moderators. Thank you.', () => request(ReportChatMessageDocument, { input: { ...tableVars, room, seq: m.seq } }, token))}
+                    aria-label={t('reportLabel', { name: m.author.name })}
+                    onClick={() => void act(t('reported'), () => request(ReportChatMessageDocument, { input: { ...tableVars, room, seq: m.seq } }, token))}
                   >
-                    Report
+                    {t('report')}
                   </button>
                 </span>
               )}
@@ -212,15 +215,15 @@ function ChatRoomView({ table, room, canWrite }: { table: ChatTable; room: ChatR
           );
         })}
       </ol>
-      {loaded && shown.length === 0 && <p className="muted">No messages yet.</p>}
+      {loaded && shown.length === 0 && <p className="muted">{t('none')}</p>}
       {canWrite && (
         <form onSubmit={(e) => void send(e)} className="chat-form">
           <label htmlFor={`chat-input-${room}`} className="visually-hidden">
-            Message
+            {t('message')}
           </label>
-          <input id={`chat-input-${room}`} type="text" value={draft} maxLength={MAX_CHARS} onChange={(e) => setDraft(e.target.value)} autoComplete="off" placeholder="Say something" />
+          <input id={`chat-input-${room}`} type="text" value={draft} maxLength={MAX_CHARS} onChange={(e) => setDraft(e.target.value)} autoComplete="off" placeholder={t('placeholder')} />
           <button type="submit" disabled={busy || draft.trim() === ''}>
-            Send
+            {t('send')}
           </button>
         </form>
       )}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { TimeControlInput, TimeoutPolicy } from '../gql/graphql';
 
 /** The rule options and move clock a lobby or a tournament sets for its games, as form state. */
@@ -34,20 +35,21 @@ export type GameOptions = ReturnType<typeof useGameOptions>;
 
 /** The rule options of the preset's family; `idPrefix` keeps the form's ids its own. */
 export function RuleOptionsFields({ idPrefix, family, options }: { idPrefix: string; family: string | undefined; options: GameOptions }) {
+  const { t } = useTranslation('game');
   return family === 'contract' ? (
     <>
-      <label htmlFor={`${idPrefix}-quotas`}>Mizerka quotas</label>
+      <label htmlFor={`${idPrefix}-quotas`}>{t('options.mizerkaQuotas')}</label>
       <select id={`${idPrefix}-quotas`} value={options.mizerkaQuotas} onChange={(e) => options.setMizerkaQuotas(e.target.value)}>
-        <option value="reversed">reversed (default)</option>
-        <option value="same">same as the suit contracts</option>
+        <option value="reversed">{t('options.quotasReversed')}</option>
+        <option value="same">{t('options.quotasSame')}</option>
       </select>
     </>
   ) : (
     <>
-      <label htmlFor={`${idPrefix}-target`}>Target score</label>
+      <label htmlFor={`${idPrefix}-target`}>{t('options.target')}</label>
       <input id={`${idPrefix}-target`} type="number" min={1} max={10000} value={options.target} onChange={(e) => options.setTarget(Number(e.target.value))} />
       <label className="inline">
-        <input type="checkbox" checked={options.doubleMisere} onChange={(e) => options.setDoubleMisere(e.target.checked)} /> Allow double misère
+        <input type="checkbox" checked={options.doubleMisere} onChange={(e) => options.setDoubleMisere(e.target.checked)} /> {t('options.doubleMisere')}
       </label>
     </>
   );
@@ -55,22 +57,23 @@ export function RuleOptionsFields({ idPrefix, family, options }: { idPrefix: str
 
 /** The move clock. */
 export function TimeControlFields({ idPrefix, options }: { idPrefix: string; options: GameOptions }) {
+  const { t } = useTranslation('game');
   return (
     <fieldset>
-      <legend>Time control</legend>
+      <legend>{t('options.timeControl')}</legend>
       <label className="inline">
-        <input type="checkbox" checked={options.timed} onChange={(e) => options.setTimed(e.target.checked)} /> Move clock
+        <input type="checkbox" checked={options.timed} onChange={(e) => options.setTimed(e.target.checked)} /> {t('options.moveClock')}
       </label>
       {options.timed && (
         <>
-          <label htmlFor={`${idPrefix}-move`}>Minutes per move</label>
+          <label htmlFor={`${idPrefix}-move`}>{t('options.moveMinutes')}</label>
           <input id={`${idPrefix}-move`} type="number" min={1} max={20160} value={options.moveMinutes} onChange={(e) => options.setMoveMinutes(Number(e.target.value))} />
-          <label htmlFor={`${idPrefix}-bank`}>Bank minutes per player</label>
+          <label htmlFor={`${idPrefix}-bank`}>{t('options.bankMinutes')}</label>
           <input id={`${idPrefix}-bank`} type="number" min={0} max={20160} value={options.bankMinutes} onChange={(e) => options.setBankMinutes(Number(e.target.value))} />
-          <label htmlFor={`${idPrefix}-timeout`}>At a time-out</label>
+          <label htmlFor={`${idPrefix}-timeout`}>{t('options.onTimeout')}</label>
           <select id={`${idPrefix}-timeout`} value={options.onTimeout} onChange={(e) => options.setOnTimeout(e.target.value as TimeoutPolicy)}>
-            <option value="autoMove">the server moves for the seat</option>
-            <option value="forfeit">the seat forfeits</option>
+            <option value="autoMove">{t('options.autoMove')}</option>
+            <option value="forfeit">{t('options.forfeit')}</option>
           </select>
         </>
       )}

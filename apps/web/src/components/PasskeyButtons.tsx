@@ -1,5 +1,7 @@
 import { browserSupportsWebAuthn, startAuthentication, startRegistration, WebAuthnError } from '@simplewebauthn/browser';
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
+import i18n from '../i18n';
 import { describeFormError, request } from '../api';
 import { FinishPasskeySignInDocument, FinishPasskeySignUpDocument, StartPasskeySignInDocument, StartPasskeySignUpDocument } from '../gql/graphql';
 import { useSession } from '../session';
@@ -9,13 +11,14 @@ import { ErrorText, PlayerNameInput } from '../ui';
 /** What to say when the browser's passkey prompt failed: cancelled, or no passkey here. */
 export function describePasskeyError(error: unknown): string {
   if (error instanceof WebAuthnError || (error instanceof Error && error.name === 'NotAllowedError')) {
-    return 'No passkey was used (the prompt was closed, timed out, or this device holds none for Mizerka).';
+    return i18n.t('errors:passkeyNotUsed');
   }
   return describeFormError(error);
 }
 
 /** Sign in with a passkey: no name needed, the browser offers the ones it holds for this site. */
 export function PasskeySignIn() {
+  const { t } = useTranslation('auth');
   const { signInWithSession } = useSession();
   const { busy, error, run: signIn } = useAction(
     async () => {
@@ -32,7 +35,7 @@ export function PasskeySignIn() {
     <div className="passkey-signin">
       <ErrorText error={error} />
       <button type="button" onClick={() => void signIn()} disabled={busy}>
-        Sign in with a passkey
+        {t('passkey.signIn')}
       </button>
     </div>
   );
@@ -40,6 +43,7 @@ export function PasskeySignIn() {
 
 /** Sign up with a passkey: a name, then the browser makes the passkey; no password at all. */
 export function PasskeySignUp() {
+  const { t } = useTranslation('auth');
   const { signInWithSession } = useSession();
   const [name, setName] = useState('');
   const { busy, error, run: submit } = useAction(
@@ -55,15 +59,15 @@ export function PasskeySignUp() {
 
   return (
     <form className="panel" onSubmit={submit} aria-labelledby="passkey-signup-title">
-      <h2 id="passkey-signup-title">Sign up with a passkey</h2>
+      <h2 id="passkey-signup-title">{t('passkey.signUp')}</h2>
       <ErrorText error={error} />
-      <label htmlFor="passkey-signup-name">Player name</label>
+      <label htmlFor="passkey-signup-name">{t('signUp.name')}</label>
       <PlayerNameInput id="passkey-signup-name" value={name} onChange={setName} describedBy="passkey-signup-hint" autoComplete="username webauthn" />
       <p id="passkey-signup-hint" className="hint">
-        Your device (or password manager) keeps the passkey: nothing to remember, nothing to phish.
+        {t('passkey.signUpHint')}
       </p>
       <button type="submit" disabled={busy}>
-        Sign up with a passkey
+        {t('passkey.signUp')}
       </button>
     </form>
   );

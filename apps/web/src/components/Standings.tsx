@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../i18n';
+import { ordinal } from '../terms';
 
 export interface Standing {
   seat: number;
@@ -10,7 +11,7 @@ export interface Standing {
 
 /** Place, player and total, best place first (seats without a place yet last, by seat). */
 export function StandingsTable({ players, caption }: { players: readonly Standing[]; caption?: string }) {
-  const { t } = useTranslation('table');
+  const { t } = useTranslation('game');
   const standings = [...players].sort((a, b) => (a.place ?? 99) - (b.place ?? 99) || a.seat - b.seat);
   return (
     <table className="list standings">
@@ -25,7 +26,7 @@ export function StandingsTable({ players, caption }: { players: readonly Standin
       <tbody>
         {standings.map((p) => (
           <tr key={p.seat} data-seat={p.seat} data-place={p.place ?? ''} data-total={p.total}>
-            <td>{p.place ? t('standings.ordinal', { count: p.place, ordinal: true }) : '—'}</td>
+            <td>{p.place ? ordinal(p.place) : '—'}</td>
             <td>{p.name}</td>
             <td>{formatNumber(p.total)}</td>
           </tr>

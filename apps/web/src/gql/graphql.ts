@@ -831,6 +831,13 @@ export type WithdrawFromTournamentMutationVariables = Exact<{
 
 export type WithdrawFromTournamentMutation = { withdrawFromTournament: { id: string } };
 
+export type GamesBeingPlayedQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type GamesBeingPlayedQuery = { games: { edges: Array<{ cursor: string, node: { id: string, preset: string, rated: boolean, createdAt: string, players: Array<{ seat: number, name: string, kind: PlayerKind }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -2598,3 +2605,27 @@ export const WithdrawFromTournamentDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<WithdrawFromTournamentMutation, WithdrawFromTournamentMutationVariables>;
+export const GamesBeingPlayedDocument = new TypedDocumentString(`
+    query GamesBeingPlayed($after: String) {
+  games(first: 10, after: $after, filter: {status: active, imported: false}) {
+    edges {
+      cursor
+      node {
+        id
+        preset
+        rated
+        createdAt
+        players {
+          seat
+          name
+          kind
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<GamesBeingPlayedQuery, GamesBeingPlayedQueryVariables>;

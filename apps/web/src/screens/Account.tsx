@@ -1,4 +1,5 @@
 import { request } from '../api';
+import { useTranslation } from 'react-i18next';
 import { MyAccountDocument } from '../gql/graphql';
 import { AuthorizedApps } from '../components/AuthorizedApps';
 import { useLoad } from '../hooks';
@@ -16,22 +17,23 @@ import { SessionsSection } from './account/Sessions';
  * personal API tokens. A section takes `account` (myAccount) and `onChange` to load it again.
  */
 export function AccountScreen() {
+  const { t } = useTranslation('account');
   const token = useToken();
   const { name, kind, signOut } = useSession();
   const account = useLoad(() => request(MyAccountDocument, {}, token).then((r) => r.myAccount), [token]);
 
   return (
     <>
-      <h1>Account</h1>
+      <h1>{t('title')}</h1>
       <div className="actions">
-        <span>Signed in as {name}.</span>
+        <span>{t('signedInAs', { name })}</span>
         <button type="button" className="secondary" onClick={signOut}>
-          {kind === 'session' ? 'Sign out' : 'Sign out (forget the token here)'}
+          {kind === 'session' ? t('signOut') : t('signOutToken')}
         </button>
       </div>
       {kind === 'personal' && <BrowserTokenSection />}
       <SessionsSection />
-      <LoadState error={account.error} loading={!account.data} what="your account">
+      <LoadState error={account.error} loading={!account.data} what={t('loading')}>
         {account.data && (
           <>
             <PasswordSection account={account.data} onChange={account.reload} />

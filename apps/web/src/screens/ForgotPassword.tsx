@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { request } from '../api';
 import { RequestPasswordResetDocument } from '../gql/graphql';
 import { href } from '../router';
@@ -7,6 +8,7 @@ import { ErrorText } from '../ui';
 
 /** Asks for a reset link by mail; the answer is the same whether the account exists or not. */
 export function ForgotPasswordScreen() {
+  const { t } = useTranslation('auth');
   const [login, setLogin] = useState('');
   const [sent, setSent] = useState(false);
   const { busy, error, run: submit } = useAction(async () => {
@@ -16,24 +18,21 @@ export function ForgotPasswordScreen() {
 
   return (
     <div className="narrow">
-      <h1>Forgot password?</h1>
+      <h1>{t('forgot.title')}</h1>
       {sent ? (
-        <p role="status">
-          If an account has that name or that verified email address, a link to choose a new password is on its way to the address. It works
-          once, for a short while. No mail? An account without a verified address cannot be reset this way.
-        </p>
+        <p role="status">{t('forgot.sent')}</p>
       ) : (
-        <form className="panel" onSubmit={submit} aria-label="Send a reset link">
+        <form className="panel" onSubmit={submit} aria-label={t('forgot.form')}>
           <ErrorText error={error} />
-          <label htmlFor="forgot-login">Name or email</label>
+          <label htmlFor="forgot-login">{t('signIn.login')}</label>
           <input id="forgot-login" name="username" autoComplete="username" required value={login} onChange={(e) => setLogin(e.target.value)} />
           <button type="submit" disabled={busy}>
-            Send me a link
+            {t('forgot.submit')}
           </button>
         </form>
       )}
       <p>
-        <a href={href.signIn()}>Back to signing in</a>
+        <a href={href.signIn()}>{t('forgot.back')}</a>
       </p>
     </div>
   );

@@ -1,9 +1,11 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { request } from '../api';
 import { MyGamesDocument, type GameStatus, type MyGamesQuery } from '../gql/graphql';
 import { useLoad } from '../hooks';
 import { href } from '../router';
 import { useToken } from '../session';
+import { formatNumber } from '../i18n';
 import { ordinal } from '../terms';
 import { LoadState, formatDate } from '../ui';
 
@@ -11,6 +13,7 @@ type Item = MyGamesQuery['myGames']['items'][number];
 
 /** Your games: those being played, and the finished ones with their score sheets and replays. */
 export function HistoryScreen() {
+  const { t } = useTranslation('history');
   const token = useToken();
   const [status, setStatus] = useState<GameStatus>('finished');
   const [pages, setPages] = useState<string[]>([]);
@@ -19,8 +22,8 @@ export function HistoryScreen() {
 
   return (
     <>
-      <h1>Your games</h1>
-      <div className="tabs" role="group" aria-label="Which games">
+      <h1>{t('title')}</h1>
+      <div className="tabs" role="group" aria-label={t('which')}>
         {(['finished', 'active'] as const).map((s) => (
           <button
             key={s}
@@ -29,20 +32,20 @@ export function HistoryScreen() {
             aria-pressed={status === s}
             onClick={() => (setStatus(s), setPages([]))}
           >
-            {s === 'finished' ? 'Finished' : 'Being played'}
+            {s === 'finished' ? t('finished') : t('active')}
           </button>
         ))}
       </div>
-      <LoadState error={games.error} loading={!games.data} what="your games">
-        {games.data && games.data.items.length === 0 && <p className="muted">No games here yet.</p>}
+      <LoadState error={games.error} loading={!games.data} what={t('loading')}>
+        {games.data && games.data.items.length === 0 && <p className="muted">{t('none')}</p>}
         {games.data && games.data.items.length > 0 && (
           <table className="list">
             <thead>
               <tr>
-                <th scope="col">Game</th>
-                <th scope="col">Players</th>
-                <th scope="col">{status === 'finished' ? 'Your place' : 'Turn'}</th>
-                <th scope="col">Open</th>
+                <th scope="col">{t('game')}</th>
+                <th scope="col">{t('players')}</th>
+                <th scope="col">{status === 'finished' ? t('yourPlace') : t('turn')}</th>
+                <th scope="col">{t('open')}</th>
               </tr>
             </thead>
             <tbody>
@@ -55,12 +58,12 @@ export function HistoryScreen() {
         <div className="actions">
           {pages.length > 0 && (
             <button type="button" className="secondary" onClick={() => setPages(pages.slice(0, -1))}>
-              Newer
+              {t('newer')}
             </button>
           )}
           {games.data?.hasMore && games.data.nextCursor && (
             <button type="button" className="secondary" onClick={() => setPages([...pages, games.data!.nextCursor!])}>
-              Older
+              {t('older')}
             </button>
           )}
         </div>
@@ -70,24 +73,25 @@ export function HistoryScreen() {
 }
 
 function GameRow({ game }: { game: Item }) {
+  const { t } = useTranslation('history');
   const mine = game.players.find((p) => p.seat === game.mySeat);
   return (
     <tr>
       <td>
         {game.preset}, {formatDate(game.finishedAt ?? game.createdAt)}
       </td>
-      <td>{game.players.map((p) => `${p.name} ${p.total}`).join(', ')}</td>
-      <td>{game.status === 'finished' ? (mine?.place ? ordinal(mine.place) : '—') : game.myTurn ? 'your turn' : 'waiting'}</td>
+      <td>{game.players.map((p) => `${p.name} ${formatNumber(p.total)}`).join(', ')}</td>
+      <td>{game.status === 'finished' ? (mine?.place ? ordinal(mine.place) : '—') : game.myTurn ? t('yourTurn') : t('waiting')}</td>
       <td className="links">
-        <a href={href.table(game.id)} aria-label={`Table of the ${game.preset} game of ${formatDate(game.createdAt)}`}>
-          Table
+        <a href={href.table(game.id)} aria-label={t('tableLabel', { preset: game.preset, date: formatDate(game.createdAt) })}>
+          {t('table')}
         </a>{' '}
-        <a href={href.scores(game.id)} aria-label={`Score sheet of the ${game.preset} game of ${formatDate(game.createdAt)}`}>
-          Scores
+        <a href={href.scores(game.id)} aria-label={t('scoresLabel', { preset: game.preset, date: formatDate(game.createdAt) })}>
+          {t('scores')}
         </a>{' '}
         {game.status === 'finished' && (
-          <a href={href.replay(game.id)} aria-label={`Replay of the ${game.preset} game of ${formatDate(game.createdAt)}`}>
-            Replay
+          <a href={href.replay(game.id)} aria-label={t('replayLabel', { preset: game.preset, date: formatDate(game.createdAt) })}>
+            {t('replay')}
           </a>
         )}
       </td>

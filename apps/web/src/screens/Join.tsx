@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { describeError, request } from '../api';
 import { JoinLobbyDocument, LobbyByInviteCodeDocument } from '../gql/graphql';
 import { useLoad } from '../hooks';
@@ -9,6 +10,7 @@ import { LobbySeats, LobbySummary } from './Lobby';
 
 /** An invite link (/#/join/<code>): the lobby it names, and a button to take a seat. */
 export function JoinScreen({ inviteCode }: { inviteCode: string }) {
+  const { t } = useTranslation('lobbies');
   const token = useToken();
   const lobby = useLoad(() => request(LobbyByInviteCodeDocument, { code: inviteCode }, token).then((r) => r.lobbyByInviteCode), [inviteCode, token]);
   const [error, setError] = useState<string | null>(null);
@@ -28,21 +30,21 @@ export function JoinScreen({ inviteCode }: { inviteCode: string }) {
   };
 
   return (
-    <LoadState error={lobby.error} loading={!lobby.data} what="the invitation">
+    <LoadState error={lobby.error} loading={!lobby.data} what={t('join.loading')}>
       {lobby.data && (
         <>
-          <h1>Invitation: {lobby.data.preset}</h1>
+          <h1>{t('join.title', { preset: lobby.data.preset })}</h1>
           <LobbySummary lobby={lobby.data} />
           <LobbySeats lobby={lobby.data} />
           <ErrorText error={error} />
           {lobby.data.status === 'open' ? (
             <button type="button" disabled={busy} onClick={() => void join()}>
-              Take a seat
+              {t('takeSeat')}
             </button>
           ) : (
             <p>
-              This table is {lobby.data.status}.{' '}
-              {lobby.data.gameId && <a href={href.table(lobby.data.gameId)}>Watch the game</a>}
+              {t('join.status', { status: t(`join.statusName.${lobby.data.status}`, { defaultValue: lobby.data.status }) })}{' '}
+              {lobby.data.gameId && <a href={href.table(lobby.data.gameId)}>{t('join.watch')}</a>}
             </p>
           )}
         </>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { describeError, request, subscribe } from '../api';
 import {
   AddBotDocument,
@@ -18,6 +19,7 @@ import { ErrorText, LoadState, tempo } from '../ui';
 
 /** The waiting room: seats, the invite link, bots; the table opens by itself once the game starts. */
 export function LobbyScreen({ lobbyId }: { lobbyId: string }) {
+  const { t } = useTranslation('lobbies');
   const token = useToken();
   const lobby = useLoad(() => request(LobbyDocument, { id: lobbyId }, token).then((r) => r.lobby), [lobbyId, token]);
   const me = useLoad(() => request(MeDocument, {}, token).then((r) => r.me), [token]);
@@ -37,25 +39,26 @@ export function LobbyScreen({ lobbyId }: { lobbyId: string }) {
   }, [gameId, seated]);
 
   return (
-    <LoadState error={lobby.error} loading={!lobby.data} what="the lobby">
+    <LoadState error={lobby.error} loading={!lobby.data} what={t('lobby.loading')}>
       {lobby.data && me.data && <LobbyDetails lobby={lobby.data} myId={me.data.id} token={token} onChange={reload} />}
     </LoadState>
   );
 }
 
 export function LobbySeats({ lobby }: { lobby: LobbyFieldsFragment }) {
+  const { t } = useTranslation('lobbies');
   return (
-    <ol className="seats" aria-label="Seats">
+    <ol className="seats" aria-label={t('seats')}>
       {lobby.seats.map((seat) => (
         <li key={seat.seat}>
-          Seat {seat.seat + 1}:{' '}
+          {t('lobby.seat', { n: seat.seat + 1 })}{' '}
           {seat.player ? (
             <strong>
               {seat.player.name}
-              {seat.player.kind === 'bot' ? ` (bot${seat.player.botLevel ? `, ${seat.player.botLevel}` : ''})` : ''}
+              {seat.player.kind === 'bot' ? ` ${seat.player.botLevel ? t('lobby.botLevelMark', { level: t(`botLevel.${seat.player.botLevel}`) }) : t('lobby.botMark')}` : ''}
             </strong>
           ) : (
-            <span className="muted">free</span>
+            <span className="muted">{t('lobby.free')}</span>
           )}
         </li>
       ))}
@@ -64,14 +67,23 @@ export function LobbySeats({ lobby }: { lobby: LobbyFieldsFragment }) {
 }
 
 export function LobbySummary({ lobby }: { lobby: LobbyFieldsFragment }) {
+  const { t } = useTranslation('lobbies');
   return (
     <p>
-      {lobby.preset}, {lobby.players} players, {tempo(lobby.timeControl)}, {lobby.rated ? 'rated' : 'unrated'}, {lobby.visibility}; hosted by {lobby.host.name}.
+      {t('lobby.summary', {
+        preset: lobby.preset,
+        count: lobby.players,
+        tempo: tempo(lobby.timeControl),
+        rated: lobby.rated ? t('lobby.rated') : t('lobby.unrated'),
+        visibility: t(`lobby.visibility.${lobby.visibility}`, { defaultValue: lobby.visibility }),
+        host: lobby.host.name,
+      })}
     </p>
   );
 }
 
 function LobbyDetails({ lobby, myId, token, onChange }: { lobby: LobbyFieldsFragment; myId: string; token: string; onChange: () => void }) {
+  const { t } = useTranslation('lobbies');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [level, setLevel] = useState<BotLevel>('basic');
@@ -96,14 +108,14 @@ function LobbyDetails({ lobby, myId, token, onChange }: { lobby: LobbyFieldsFrag
 
   return (
     <>
-      <h1>Lobby: {lobby.preset}</h1>
+      <h1>{t('lobby.title', { preset: lobby.preset })}</h1>
       <LobbySummary lobby={lobby} />
       <ErrorText error={error} />
       <LobbySeats lobby={lobby} />
       {lobby.status === 'open' && (
         <section className="panel" aria-labelledby="invite-title">
-          <h2 id="invite-title">Invite players</h2>
-          <label htmlFor="invite-link">Invite link</label>
+          <h2 id="invite-title">{t('invite.title')}</h2>
+          <label htmlFor="invite-link">{t('invite.link')}</label>
           <div className="row">
             <input id="invite-link" readOnly value={inviteUrl} onFocus={(e) => e.target.select()} />
             <button
@@ -111,31 +123,31 @@ function LobbyDetails({ lobby, myId, token, onChange }: { lobby: LobbyFieldsFrag
               className="secondary"
               onClick={() => void navigator.clipboard?.writeText(inviteUrl).then(() => setCopied(true), () => setCopied(false))}
             >
-              Copy
+              {t('common:copy')}
             </button>
           </div>
           <p role="status" className="hint">
-            {copied ? 'Copied.' : `Invite code: ${lobby.inviteCode}`}
+            {copied ? t('common:copied') : t('invite.code', { code: lobby.inviteCode })}
           </p>
         </section>
       )}
       <div className="actions">
         {isHost && lobby.status === 'open' && lobby.seatsFree > 0 && (
           <>
-            <label htmlFor="bot-level">Bot level</label>
+            <label htmlFor="bot-level">{t('lobby.botLevel')}</label>
             <select id="bot-level" value={level} onChange={(e) => setLevel(e.target.value as BotLevel)}>
-              <option value="random">random</option>
-              <option value="basic">basic</option>
-              <option value="strong">strong</option>
+              <option value="random">{t('botLevel.random')}</option>
+              <option value="basic">{t('botLevel.basic')}</option>
+              <option value="strong">{t('botLevel.strong')}</option>
             </select>
             <button type="button" disabled={busy} onClick={() => void act(() => request(AddBotDocument, { lobbyId: lobby.id, level }, token))}>
-              Add a bot
+              {t('lobby.addBot')}
             </button>
           </>
         )}
         {isHost && lobby.status === 'open' && lobby.seatsFree === 0 && (
           <button type="button" disabled={busy} onClick={() => void act(() => request(StartLobbyDocument, { lobbyId: lobby.id }, token))}>
-            Start the game
+            {t('lobby.start')}
           </button>
         )}
         {seated && lobby.status === 'open' && (
@@ -145,11 +157,11 @@ function LobbyDetails({ lobby, myId, token, onChange }: { lobby: LobbyFieldsFrag
             disabled={busy}
             onClick={() => void act(() => request(LeaveLobbyDocument, { lobbyId: lobby.id }, token).then(() => navigate(href.lobbies())))}
           >
-            Leave the lobby
+            {t('lobby.leave')}
           </button>
         )}
-        {!seated && lobby.status === 'open' && <a href={href.join(lobby.inviteCode)}>Take a seat</a>}
-        {lobby.gameId && <a href={href.table(lobby.gameId)}>Go to the table</a>}
+        {!seated && lobby.status === 'open' && <a href={href.join(lobby.inviteCode)}>{t('takeSeat')}</a>}
+        {lobby.gameId && <a href={href.table(lobby.gameId)}>{t('lobby.toTable')}</a>}
       </div>
       <ChatPanel table={{ lobbyId: lobby.id }} seated={seated} />
     </>

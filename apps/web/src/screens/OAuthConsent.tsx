@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { describeError, request } from '../api';
 import { ApproveOAuthRequestDocument, DenyOAuthRequestDocument, OAuthAuthorizationRequestDocument } from '../gql/graphql';
 import { useLoad } from '../hooks';
@@ -11,6 +12,7 @@ import { ErrorText, LoadState } from '../ui';
  * the sign-in screen comes first and this page after (the path stays).
  */
 export function OAuthConsentScreen({ requestId }: { requestId: string }) {
+  const { t } = useTranslation('auth');
   const token = useToken();
   const { name } = useSession();
   const [busy, setBusy] = useState(false);
@@ -31,16 +33,16 @@ export function OAuthConsentScreen({ requestId }: { requestId: string }) {
     }
   };
 
-  if (!requestId) return <ErrorText error="This link names no authorization request; ask the app to start again." />;
+  if (!requestId) return <ErrorText error={t('consent.noRequest')} />;
   const app = asked.data;
   return (
     <>
-      <h1>{app ? `${app.app.name} asks for access` : 'An app asks for access'}</h1>
-      <LoadState error={asked.error} loading={!app} what="the app's request">
+      <h1>{app ? t('consent.titleNamed', { app: app.app.name }) : t('consent.title')}</h1>
+      <LoadState error={asked.error} loading={!app} what={t('consent.loading')}>
         {app && (
           <section className="panel" aria-labelledby="consent-title">
             <h2 id="consent-title">
-              {app.app.name} would like to act for you, {name}:
+              {t('consent.asks', { app: app.app.name, name })}
             </h2>
             <ul>
               {app.scopes.map((s) => (
@@ -50,16 +52,15 @@ export function OAuthConsentScreen({ requestId }: { requestId: string }) {
               ))}
             </ul>
             <p className="hint">
-              App id <code>{app.app.clientId}</code>. Your answer goes to <code>{app.redirectUri}</code>. You can take this access away at any
-              time on your Account page.
+              {t('consent.appId')} <code>{app.app.clientId}</code>. {t('consent.answerGoesTo')} <code>{app.redirectUri}</code>. {t('consent.takeAway')}
             </p>
             <ErrorText error={error} />
             <div className="actions">
               <button type="button" disabled={busy} onClick={() => void answer(true)}>
-                Approve
+                {t('consent.approve')}
               </button>
               <button type="button" className="secondary" disabled={busy} onClick={() => void answer(false)}>
-                Refuse
+                {t('consent.refuse')}
               </button>
             </div>
           </section>

@@ -1,4 +1,5 @@
 import { EmailNotificationsSection } from './settings/EmailNotifications';
+import { useTranslation } from 'react-i18next';
 import { PushDevicesSection } from './settings/PushDevices';
 import { RemindersSection } from './settings/Reminders';
 import { VacationSection } from './settings/Vacation';
@@ -8,9 +9,10 @@ import { VacationSection } from './settings/Vacation';
  * in ./settings/, loading and saving its own part). Keep this a list of sections.
  */
 export function SettingsScreen() {
+  const { t } = useTranslation('settings');
   return (
     <>
-      <h1>Settings</h1>
+      <h1>{t('title')}</h1>
       <PushDevicesSection />
       <EmailNotificationsSection />
       <RemindersSection />

@@ -1,4 +1,5 @@
 import { presetInfo } from '@mizerka/rules';
+import { useTranslation } from 'react-i18next';
 import { useState, type FormEvent } from 'react';
 import { describeError, request } from '../api';
 import {
@@ -13,7 +14,8 @@ import { RuleOptionsFields, TimeControlFields, useGameOptions } from '../compone
 import { useLoad } from '../hooks';
 import { href, navigate } from '../router';
 import { useToken } from '../session';
-import { PRESETS } from '../terms';
+import i18n from '../i18n';
+import { PRESETS, presetLabel } from '../terms';
 import { formatName, RUNNING_FORMATS } from '../tournament-view';
 import { ErrorText, formatDate, LoadState } from '../ui';
 
@@ -21,6 +23,7 @@ type StatusFilter = '' | 'open' | 'running' | 'finished' | 'cancelled';
 
 /** Tournaments: the public ones by status, the caller's own, and a form to create one. */
 export function TournamentsScreen() {
+  const { t } = useTranslation('tournaments');
   const token = useToken();
   const [status, setStatus] = useState<StatusFilter>('');
   const open = useLoad(() => request(TournamentsDocument, { status: status || null }, token).then((r) => r.tournaments.items), [status, token]);
@@ -28,34 +31,34 @@ export function TournamentsScreen() {
 
   return (
     <>
-      <h1>Tournaments</h1>
+      <h1>{t('title')}</h1>
       <div className="columns">
         <div className="grow">
           <section className="panel" aria-labelledby="my-tournaments">
-            <h2 id="my-tournaments">Your tournaments</h2>
-            <LoadState error={mine.error} loading={!mine.data} what="your tournaments">
-              {mine.data && (mine.data.length === 0 ? <p className="muted">You have entered none yet.</p> : <TournamentList items={mine.data} caption="Your tournaments" />)}
+            <h2 id="my-tournaments">{t('mine')}</h2>
+            <LoadState error={mine.error} loading={!mine.data} what={t('mineLoading')}>
+              {mine.data && (mine.data.length === 0 ? <p className="muted">{t('mineNone')}</p> : <TournamentList items={mine.data} caption={t('mine')} />)}
             </LoadState>
           </section>
           <section className="panel" aria-labelledby="public-tournaments">
-            <h2 id="public-tournaments">Public tournaments</h2>
+            <h2 id="public-tournaments">{t('public')}</h2>
             <div className="filters">
               <span className="filter">
-                <label htmlFor="tournament-status">Status</label>
+                <label htmlFor="tournament-status">{t('status')}</label>
                 <select id="tournament-status" value={status} onChange={(e) => setStatus(e.target.value as StatusFilter)}>
-                  <option value="">all</option>
-                  <option value="open">open for entries</option>
-                  <option value="running">running</option>
-                  <option value="finished">finished</option>
-                  <option value="cancelled">cancelled</option>
+                  <option value="">{t('all')}</option>
+                  <option value="open">{t('statusName.open')}</option>
+                  <option value="running">{t('statusName.running')}</option>
+                  <option value="finished">{t('statusName.finished')}</option>
+                  <option value="cancelled">{t('statusName.cancelled')}</option>
                 </select>
               </span>
               <button type="button" className="secondary" onClick={() => (open.reload(), mine.reload())}>
-                Refresh
+                {t('common:refresh')}
               </button>
             </div>
-            <LoadState error={open.error} loading={!open.data} what="tournaments">
-              {open.data && (open.data.length === 0 ? <p className="muted">No tournament matches. Create one!</p> : <TournamentList items={open.data} caption="Public tournaments" />)}
+            <LoadState error={open.error} loading={!open.data} what={t('loading')}>
+              {open.data && (open.data.length === 0 ? <p className="muted">{t('none')}</p> : <TournamentList items={open.data} caption={t('public')} />)}
             </LoadState>
           </section>
         </div>
@@ -66,38 +69,38 @@ export function TournamentsScreen() {
 }
 
 export function statusText(t: Pick<TournamentFieldsFragment, 'status' | 'round' | 'rounds'>): string {
-  if (t.status === 'running') return `running, round ${t.round}${t.rounds ? ` of ${t.rounds}` : ''}`;
-  if (t.status === 'open') return 'open for entries';
-  return t.status;
+  if (t.status === 'running') return t.rounds ? i18n.t('tournaments:runningRoundOf', { round: t.round, rounds: t.rounds }) : i18n.t('tournaments:runningRound', { round: t.round });
+  return i18n.t(`tournaments:statusName.${t.status}`, { defaultValue: t.status });
 }
 
 function TournamentList({ items, caption }: { items: TournamentFieldsFragment[]; caption: string }) {
+  const { t } = useTranslation('tournaments');
   return (
     <table className="list">
       <caption className="sr-only">{caption}</caption>
       <thead>
         <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Format</th>
-          <th scope="col">Players</th>
-          <th scope="col">Status</th>
+          <th scope="col">{t('name')}</th>
+          <th scope="col">{t('format')}</th>
+          <th scope="col">{t('players')}</th>
+          <th scope="col">{t('status')}</th>
         </tr>
       </thead>
       <tbody>
-        {items.map((t) => (
-          <tr key={t.id}>
+        {items.map((item) => (
+          <tr key={item.id}>
             <td>
-              <a href={href.tournament(t.id)}>{t.name}</a>
+              <a href={href.tournament(item.id)}>{item.name}</a>
             </td>
             <td>
-              {formatName(t.format)}, {t.preset}
+              {formatName(item.format)}, {item.preset}
             </td>
             <td>
-              {t.players.filter((p) => !p.withdrawnAt).length} of {t.maxPlayers}
+              {t('ofMax', { n: item.players.filter((p) => !p.withdrawnAt).length, max: item.maxPlayers })}
             </td>
             <td>
-              {statusText(t)}
-              {t.status === 'open' && t.startsAt ? `, starts ${formatDate(t.startsAt)}` : ''}
+              {statusText(item)}
+              {item.status === 'open' && item.startsAt ? `, ${t('starts', { date: formatDate(item.startsAt) })}` : ''}
             </td>
           </tr>
         ))}
@@ -107,6 +110,7 @@ function TournamentList({ items, caption }: { items: TournamentFieldsFragment[];
 }
 
 function CreateTournament({ token }: { token: string }) {
+  const { t } = useTranslation('tournaments');
   const [name, setName] = useState('');
   const [preset, setPreset] = useState('short');
   const [format, setFormat] = useState<(typeof RUNNING_FORMATS)[number]>('round-robin');
@@ -167,19 +171,19 @@ function CreateTournament({ token }: { token: string }) {
 
   return (
     <form className="panel" onSubmit={create} aria-labelledby="create-tournament">
-      <h2 id="create-tournament">Create a tournament</h2>
+      <h2 id="create-tournament">{t('create.title')}</h2>
       <ErrorText error={error} />
-      <label htmlFor="tournament-name">Name</label>
+      <label htmlFor="tournament-name">{t('name')}</label>
       <input id="tournament-name" required minLength={1} maxLength={64} value={name} onChange={(e) => setName(e.target.value)} />
-      <label htmlFor="tournament-preset">Preset</label>
+      <label htmlFor="tournament-preset">{t('create.preset')}</label>
       <select id="tournament-preset" value={preset} onChange={(e) => setPreset(e.target.value)}>
         {PRESETS.map((p) => (
           <option key={p.name} value={p.name}>
-            {p.name} ({p.players} players a table)
+            {t('create.presetOption', { preset: presetLabel(p.name), count: p.players })}
           </option>
         ))}
       </select>
-      <label htmlFor="tournament-format">Format</label>
+      <label htmlFor="tournament-format">{t('format')}</label>
       <select id="tournament-format" value={format} onChange={(e) => setFormat(e.target.value as typeof format)} aria-describedby="tournament-format-hint">
         {RUNNING_FORMATS.map((f) => (
           <option key={f} value={f}>
@@ -188,69 +192,63 @@ function CreateTournament({ token }: { token: string }) {
         ))}
       </select>
       <p id="tournament-format-hint" className="hint">
-        {format === 'swiss'
-          ? 'Swiss: each round seats players of similar scores together, avoiding repeated table-mates.'
-          : format === 'duplicate'
-            ? 'Duplicate: every table plays the same cards in each round (a board); results are compared among those who held the same cards. Two tables at least.'
-            : format === 'arena'
-              ? 'Arena: for a time window, players sit down again as soon as their game ends, with others of similar score; points by place.'
-              : 'Round-robin: everyone meets everyone at tables as evenly as possible.'}
+        {t(`create.formatHint.${format}`)}
       </p>
       {(format === 'swiss' || format === 'duplicate') && (
         <>
-          <label htmlFor="tournament-rounds">{format === 'duplicate' ? 'Boards (one round each)' : 'Rounds'}</label>
+          <label htmlFor="tournament-rounds">{format === 'duplicate' ? t('create.boards') : t('create.rounds')}</label>
           <input id="tournament-rounds" type="number" min={1} max={30} required value={rounds} onChange={(e) => setRounds(Number(e.target.value))} />
         </>
       )}
       {format === 'arena' ? (
         <>
-          <label htmlFor="tournament-arena-minutes">Minutes the arena lasts</label>
+          <label htmlFor="tournament-arena-minutes">{t('create.arenaMinutes')}</label>
           <input id="tournament-arena-minutes" type="number" min={1} max={1440} required value={arenaMinutes} onChange={(e) => setArenaMinutes(Number(e.target.value))} />
           <label className="inline">
-            <input type="checkbox" checked={arenaStreak} onChange={(e) => setArenaStreak(e.target.checked)} /> Streaks: after two wins in a row, games count double
+            <input type="checkbox" checked={arenaStreak} onChange={(e) => setArenaStreak(e.target.checked)} /> {t('create.streaks')}
           </label>
         </>
       ) : (
         <>
-          <label htmlFor="tournament-round-minutes">Minutes a round may last (0: no deadline)</label>
+          <label htmlFor="tournament-round-minutes">{t('create.roundMinutes')}</label>
           <input id="tournament-round-minutes" type="number" min={0} value={roundMinutes} onChange={(e) => setRoundMinutes(Number(e.target.value))} />
         </>
       )}
-      <label htmlFor="tournament-min">Players to start (0: one table, {info?.players ?? 3})</label>
+      <label htmlFor="tournament-min">{t('create.minPlayers', { n: info?.players ?? 3 })}</label>
       <input id="tournament-min" type="number" min={0} max={512} value={minPlayers} onChange={(e) => setMinPlayers(Number(e.target.value))} />
-      <label htmlFor="tournament-max">Most players</label>
+      <label htmlFor="tournament-max">{t('create.maxPlayers')}</label>
       <input id="tournament-max" type="number" min={1} max={512} value={maxPlayers} onChange={(e) => setMaxPlayers(Number(e.target.value))} />
-      <label htmlFor="tournament-starts">Starts at (empty: once enough players have joined)</label>
+      <label htmlFor="tournament-starts">{t('create.startsAt')}</label>
       <input id="tournament-starts" type="datetime-local" value={startsAt} onChange={(e) => setStartsAt(e.target.value)} />
       <fieldset>
-        <legend>Who may enter</legend>
+        <legend>{t('create.who')}</legend>
         <label className="inline">
-          <input type="radio" name="tournament-visibility" checked={visibility === 'public'} onChange={() => setVisibility('public')} /> Public: listed here
+          <input type="radio" name="tournament-visibility" checked={visibility === 'public'} onChange={() => setVisibility('public')} /> {t('create.public')}
         </label>
         <label className="inline">
-          <input type="radio" name="tournament-visibility" checked={visibility === 'invite'} onChange={() => setVisibility('invite')} /> With an invite code
+          <input type="radio" name="tournament-visibility" checked={visibility === 'invite'} onChange={() => setVisibility('invite')} /> {t('create.invite')}
         </label>
       </fieldset>
       <label className="inline">
-        <input type="checkbox" checked={rated} onChange={(e) => setRated(e.target.checked)} /> Rated
+        <input type="checkbox" checked={rated} onChange={(e) => setRated(e.target.checked)} /> {t('create.rated')}
       </label>
       <label className="inline">
-        <input type="checkbox" checked={vacationAllowed} onChange={(e) => setVacationAllowed(e.target.checked)} /> A vacation stops the clocks
+        <input type="checkbox" checked={vacationAllowed} onChange={(e) => setVacationAllowed(e.target.checked)} /> {t('create.vacation')}
       </label>
-      <label htmlFor="tournament-bots">Bots fill the field at the start</label>
+      <label htmlFor="tournament-bots">{t('create.bots')}</label>
       <select id="tournament-bots" value={botLevel} onChange={(e) => setBotLevel(e.target.value)}>
-        <option value="">no bots</option>
-        <option value="random">random bots</option>
-        <option value="basic">basic bots</option>
-        <option value="strong">strong bots</option>
+        <option value="">{t('create.botsNone')}</option>
+        <option value="random">{t('create.botsRandom')}</option>
+        <option value="basic">{t('create.botsBasic')}</option>
+        <option value="strong">{t('create.botsStrong')}</option>
       </select>
       <RuleOptionsFields idPrefix="tournament" family={family} options={game} />
       <TimeControlFields idPrefix="tournament" options={game} />
       <label className="inline">
-        <input type="checkbox" checked={enter} onChange={(e) => setEnter(e.target.checked)} /> Enter it myself
+        <input type="checkbox" checked={enter} onChange={(e) => setEnter(e.target.checked)} /> {t('create.enter')}
       </label>
       <button type="submit" disabled={busy}>
-        Create tournament
+        {t('create.submit')}
       </button>
     </form>
   );

@@ -1,6 +1,8 @@
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { request, subscribe } from '../api';
 import { MyEventsDocument, MyTurnDocument } from '../gql/graphql';
+import { currentLanguage } from '../i18n';
 import { timeLeft, useLoad, useNow } from '../hooks';
 import { href } from '../router';
 import { useToken } from '../session';
@@ -8,6 +10,7 @@ import { LoadState, formatDate } from '../ui';
 
 /** The inbox: games waiting for your move, soonest deadline first; live through the player's feed. */
 export function TurnsScreen() {
+  const { t } = useTranslation('history');
   const token = useToken();
   const turns = useLoad(() => request(MyTurnDocument, {}, token).then((r) => r.myTurn.items), [token]);
   const now = useNow();
@@ -16,21 +19,21 @@ export function TurnsScreen() {
 
   return (
     <>
-      <h1>Your turns</h1>
-      <LoadState error={turns.error} loading={!turns.data} what="your turns">
-        {turns.data && turns.data.length === 0 && <p className="muted">No game is waiting for you. This list updates by itself.</p>}
+      <h1>{t('turns.title')}</h1>
+      <LoadState error={turns.error} loading={!turns.data} what={t('turns.loading')}>
+        {turns.data && turns.data.length === 0 && <p className="muted">{t('turns.none')}</p>}
         {turns.data && turns.data.length > 0 && (
           <ul className="cards-list">
             {turns.data.map((turn) => (
               <li key={turn.gameId} className="panel">
                 <h2>
                   <a href={href.table(turn.gameId)}>
-                    {turn.preset} against {turn.opponents.map((o) => o.name).join(' and ')}
+                    {t('turns.against', { preset: turn.preset, opponents: new Intl.ListFormat(currentLanguage(), { type: 'conjunction' }).format(turn.opponents.map((o) => o.name)) })}
                   </a>
                 </h2>
                 <p>
-                  {turn.deadline ? `Move by ${formatDate(turn.deadline)} (${timeLeft(turn.deadline, now)}).` : 'Untimed.'}{' '}
-                  {turn.lastMove ? `Last move ${formatDate(turn.lastMove.createdAt)}.` : 'No move yet.'}
+                  {turn.deadline ? t('turns.moveBy', { date: formatDate(turn.deadline), left: timeLeft(turn.deadline, now) }) : t('turns.untimed')}{' '}
+                  {turn.lastMove ? t('turns.lastMove', { date: formatDate(turn.lastMove.createdAt) }) : t('turns.noMove')}
                 </p>
               </li>
             ))}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { describeFormError, request } from '../api';
 import { VerifyEmailDocument } from '../gql/graphql';
 import { href } from '../router';
@@ -13,9 +14,10 @@ function verify(token: string) {
 
 /** The link of a verification mail (`/verify-email?token=…`): verified as the page opens. */
 export function VerifyEmailScreen({ token }: { token: string }) {
+  const { t } = useTranslation('auth');
   const { token: signedIn } = useSession();
   const [email, setEmail] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(token ? null : 'This link has no token: open the link from the mail as it is.');
+  const [error, setError] = useState<string | null>(token ? null : t('noToken'));
 
   useEffect(() => {
     if (!token) return;
@@ -32,12 +34,12 @@ export function VerifyEmailScreen({ token }: { token: string }) {
 
   return (
     <div className="narrow">
-      <h1>Verify your email</h1>
+      <h1>{t('verify.title')}</h1>
       <ErrorText error={error} />
-      {email !== null ? <p role="status">{email ? `${email} is verified.` : 'Your address is verified.'} You can sign in with it, and reset a forgotten password through it.</p> : null}
-      {email === null && !error ? <p role="status">Verifying…</p> : null}
+      {email !== null ? <p role="status">{email ? t('verify.doneAddress', { email }) : t('verify.done')} {t('verify.uses')}</p> : null}
+      {email === null && !error ? <p role="status">{t('verify.verifying')}</p> : null}
       <p>
-        <a href={signedIn ? href.account() : href.signIn()}>{signedIn ? 'To your account' : 'Sign in'}</a>
+        <a href={signedIn ? href.account() : href.signIn()}>{signedIn ? t('verify.toAccount') : t('signIn.heading')}</a>
       </p>
     </div>
   );

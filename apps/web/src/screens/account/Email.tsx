@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { request } from '../../api';
 import { SetEmailDocument, type AccountFieldsFragment } from '../../gql/graphql';
 import { useToken } from '../../session';
@@ -7,6 +8,7 @@ import { ErrorText } from '../../ui';
 
 /** The account's email address: verified (a sign-in name, a way to reset the password) or waiting for its link. */
 export function EmailSection({ account, onChange }: { account: AccountFieldsFragment; onChange: () => void }) {
+  const { t } = useTranslation('account');
   const token = useToken();
   const [email, setEmail] = useState('');
   const [editing, setEditing] = useState(!account.email);
@@ -14,7 +16,7 @@ export function EmailSection({ account, onChange }: { account: AccountFieldsFrag
   const { busy, error, run: submit } = useAction(async () => {
     setDone(null);
     const { setEmail: saved } = await request(SetEmailDocument, { email: email.trim() }, token);
-    setDone(saved.mailEnabled ? `A link to verify ${saved.email ?? 'it'} is on its way: open it to finish.` : 'Saved.');
+    setDone(saved.mailEnabled ? t('email.linkSent', { email: saved.email ?? '' }) : t('common:saved'));
     setEmail('');
     setEditing(false);
     onChange();
@@ -22,31 +24,31 @@ export function EmailSection({ account, onChange }: { account: AccountFieldsFrag
 
   return (
     <section className="panel" aria-labelledby="email-title">
-      <h2 id="email-title">Email</h2>
+      <h2 id="email-title">{t('email.title')}</h2>
       {!account.mailEnabled && (
-        <p className="notice">This server sends no mail: an address cannot be verified here, so it cannot be used to sign in or to reset a forgotten password.</p>
+        <p className="notice">{t('email.noMail')}</p>
       )}
       {account.email ? (
         <p>
           {account.email}{' '}
-          {account.emailVerified ? <span className="badge">verified</span> : <span className="badge warn">not verified: open the link mailed to it</span>}
+          {account.emailVerified ? <span className="badge">{t('email.verified')}</span> : <span className="badge warn">{t('email.notVerified')}</span>}
         </p>
       ) : (
-        <p className="muted">No address. With a verified one you can sign in with it and reset a forgotten password.</p>
+        <p className="muted">{t('email.none')}</p>
       )}
       {done && <p role="status">{done}</p>}
       <ErrorText error={error} />
       {editing ? (
         <form onSubmit={submit} aria-labelledby="email-title">
-          <label htmlFor="email-new">{account.email ? 'New address' : 'Address'}</label>
+          <label htmlFor="email-new">{account.email ? t('email.newAddress') : t('email.address')}</label>
           <input id="email-new" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
           <div className="actions">
             <button type="submit" disabled={busy}>
-              {account.mailEnabled ? 'Save and send a link' : 'Save'}
+              {account.mailEnabled ? t('email.saveAndSend') : t('common:save')}
             </button>
             {account.email && (
               <button type="button" className="secondary" onClick={() => setEditing(false)}>
-                Cancel
+                {t('common:cancel')}
               </button>
             )}
           </div>
@@ -54,7 +56,7 @@ export function EmailSection({ account, onChange }: { account: AccountFieldsFrag
       ) : (
         <div className="actions">
           <button type="button" className="secondary" onClick={() => setEditing(true)}>
-            {account.emailVerified || !account.mailEnabled ? 'Change the address' : 'Change it, or send the link again'}
+            {account.emailVerified || !account.mailEnabled ? t('email.change') : t('email.changeOrResend')}
           </button>
         </div>
       )}

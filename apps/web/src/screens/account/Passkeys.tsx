@@ -1,4 +1,5 @@
 import { startRegistration } from '@simplewebauthn/browser';
+import { useTranslation } from 'react-i18next';
 import { useState, type FormEvent } from 'react';
 import { describeError, request } from '../../api';
 import { describePasskeyError } from '../../components/PasskeyButtons';
@@ -9,6 +10,7 @@ import { ErrorText, LoadState, formatDate } from '../../ui';
 
 /** The player's passkeys: add one (this device, a phone, a security key), name it, remove one. */
 export function PasskeysSection({ onChange }: { onChange?: () => void }) {
+  const { t } = useTranslation('account');
   const token = useToken();
   const [label, setLabel] = useState('');
   const [busy, setBusy] = useState(false);
@@ -46,34 +48,34 @@ export function PasskeysSection({ onChange }: { onChange?: () => void }) {
 
   return (
     <section className="panel" aria-labelledby="passkeys-title">
-      <h2 id="passkeys-title">Passkeys</h2>
+      <h2 id="passkeys-title">{t('passkeys.title')}</h2>
       <ErrorText error={error} />
-      <LoadState error={passkeys.error} loading={!passkeys.data} what="your passkeys">
+      <LoadState error={passkeys.error} loading={!passkeys.data} what={t('passkeys.loading')}>
         {passkeys.data?.length === 0 ? (
-          <p className="muted">No passkeys yet. A passkey signs you in with this device’s lock (fingerprint, face, PIN): nothing to type.</p>
+          <p className="muted">{t('passkeys.none')}</p>
         ) : (
-          <ul className="sessions" aria-label="Your passkeys">
+          <ul className="sessions" aria-label={t('passkeys.list')}>
             {(passkeys.data ?? []).map((p) => (
               <li key={p.id}>
                 <div>
                   <strong>{p.label}</strong>
                   <div className="hint">
-                    Added {formatDate(p.createdAt)}; {p.lastUsedAt ? `last used ${formatDate(p.lastUsedAt)}` : 'not used to sign in yet'}
+                    {t('passkeys.added', { date: formatDate(p.createdAt) })}; {p.lastUsedAt ? t('passkeys.lastUsed', { date: formatDate(p.lastUsedAt) }) : t('passkeys.notUsed')}
                   </div>
                 </div>
-                <button type="button" className="danger" onClick={() => void remove(p.id)} aria-label={`Remove the passkey ${p.label}`}>
-                  Remove
+                <button type="button" className="danger" onClick={() => void remove(p.id)} aria-label={t('passkeys.removeLabel', { label: p.label })}>
+                  {t('common:remove')}
                 </button>
               </li>
             ))}
           </ul>
         )}
       </LoadState>
-      <form onSubmit={add} aria-label="Add a passkey">
-        <label htmlFor="passkey-label">Name for a new passkey (optional)</label>
-        <input id="passkey-label" name="passkey-label" maxLength={64} value={label} onChange={(e) => setLabel(e.target.value)} placeholder="e.g. Phone" />
+      <form onSubmit={add} aria-label={t('passkeys.add')}>
+        <label htmlFor="passkey-label">{t('passkeys.name')}</label>
+        <input id="passkey-label" name="passkey-label" maxLength={64} value={label} onChange={(e) => setLabel(e.target.value)} placeholder={t('passkeys.placeholder')} />
         <button type="submit" disabled={busy}>
-          Add a passkey
+          {t('passkeys.add')}
         </button>
       </form>
     </section>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { request } from '../../api';
 import { SetPasswordDocument, type AccountFieldsFragment } from '../../gql/graphql';
 import { useToken } from '../../session';
@@ -7,6 +8,7 @@ import { ErrorText } from '../../ui';
 
 /** Set a password (an account made with a token or a passkey has none) or change it. */
 export function PasswordSection({ account, onChange }: { account: AccountFieldsFragment; onChange: () => void }) {
+  const { t } = useTranslation('account');
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [done, setDone] = useState<string | null>(null);
@@ -14,7 +16,7 @@ export function PasswordSection({ account, onChange }: { account: AccountFieldsF
   const { busy, error, run: submit } = useAction(async () => {
     setDone(null);
     await request(SetPasswordDocument, { newPassword: next, currentPassword: account.hasPassword ? current : null }, token);
-    setDone(account.hasPassword ? 'Password changed. Your other sessions were signed out.' : 'Password set: you can sign in with your name and it.');
+    setDone(account.hasPassword ? t('password.changed') : t('password.set'));
     setCurrent('');
     setNext('');
     onChange();
@@ -22,8 +24,8 @@ export function PasswordSection({ account, onChange }: { account: AccountFieldsF
 
   return (
     <section className="panel" aria-labelledby="password-title">
-      <h2 id="password-title">Password</h2>
-      {!account.hasPassword && <p className="hint">This account has no password yet: set one to sign in with your name.</p>}
+      <h2 id="password-title">{t('password.title')}</h2>
+      {!account.hasPassword && <p className="hint">{t('password.none')}</p>}
       <form onSubmit={submit} aria-labelledby="password-title">
         <ErrorText error={error} />
         {done && <p role="status">{done}</p>}
@@ -31,15 +33,15 @@ export function PasswordSection({ account, onChange }: { account: AccountFieldsF
         <input type="text" name="username" autoComplete="username" value={account.player.name} readOnly hidden />
         {account.hasPassword && (
           <>
-            <label htmlFor="password-current">Current password</label>
+            <label htmlFor="password-current">{t('password.current')}</label>
             <input id="password-current" type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />
           </>
         )}
-        <label htmlFor="password-new">New password</label>
+        <label htmlFor="password-new">{t('password.new')}</label>
         <input id="password-new" minLength={8} maxLength={256} type="password" autoComplete="new-password" required value={next} onChange={(e) => setNext(e.target.value)} />
         <div className="actions">
           <button type="submit" disabled={busy}>
-            {account.hasPassword ? 'Change the password' : 'Set the password'}
+            {account.hasPassword ? t('password.change') : t('password.setButton')}
           </button>
         </div>
       </form>

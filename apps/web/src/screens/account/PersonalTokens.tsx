@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiError, describeError, request } from '../../api';
 import { MeDocument, MyApiTokensDocument, RevokeApiTokenDocument } from '../../gql/graphql';
 import { useLoad } from '../../hooks';
@@ -7,16 +8,17 @@ import { ErrorText, LoadState, formatDate } from '../../ui';
 
 /** Signed in with a personal token: the token this browser keeps (to sign in elsewhere with it). */
 export function BrowserTokenSection() {
+  const { t } = useTranslation('account');
   const token = useToken();
   const [shown, setShown] = useState(false);
   return (
     <section className="panel" aria-labelledby="token-title">
-      <h2 id="token-title">This browser's token</h2>
-      <p className="hint">It is kept in this browser only. Copy it to sign in elsewhere; anyone holding it can play as you.</p>
+      <h2 id="token-title">{t('browserToken.title')}</h2>
+      <p className="hint">{t('browserToken.hint')}</p>
       {shown ? <code className="token">{token}</code> : null}
       <div className="actions">
         <button type="button" className="secondary" aria-expanded={shown} onClick={() => setShown(!shown)}>
-          {shown ? 'Hide the token' : 'Show the token'}
+          {shown ? t('browserToken.hide') : t('browserToken.show')}
         </button>
       </div>
     </section>
@@ -25,6 +27,7 @@ export function BrowserTokenSection() {
 
 /** The player's personal API tokens (a bot's, a script's), revocable. */
 export function PersonalTokensSection() {
+  const { t } = useTranslation('account');
   const token = useToken();
   const { signOut } = useSession();
   const [error, setError] = useState<string | null>(null);
@@ -49,35 +52,35 @@ export function PersonalTokensSection() {
 
   return (
     <section className="panel" aria-labelledby="tokens-title">
-      <h2 id="tokens-title">Your API tokens</h2>
+      <h2 id="tokens-title">{t('tokens.title')}</h2>
       <ErrorText error={error} />
-      <LoadState error={tokens.error} loading={!tokens.data} what="your tokens">
+      <LoadState error={tokens.error} loading={!tokens.data} what={t('tokens.loading')}>
         {tokens.data?.length === 0 ? (
-          <p className="muted">None.</p>
+          <p className="muted">{t('tokens.none')}</p>
         ) : (
           <table className="list">
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">State</th>
+                <th scope="col">{t('tokens.name')}</th>
+                <th scope="col">{t('tokens.created')}</th>
+                <th scope="col">{t('lastUsed')}</th>
+                <th scope="col">{t('tokens.scopes')}</th>
+                <th scope="col">{t('tokens.state')}</th>
               </tr>
             </thead>
             <tbody>
-              {(tokens.data ?? []).map((t) => (
-                <tr key={t.id}>
-                  <td>{t.name}</td>
-                  <td>{formatDate(t.createdAt)}</td>
-                  <td>{formatDate(t.lastUsedAt)}</td>
-                  <td>{t.scopes.join(', ')}</td>
+              {(tokens.data ?? []).map((k) => (
+                <tr key={k.id}>
+                  <td>{k.name}</td>
+                  <td>{formatDate(k.createdAt)}</td>
+                  <td>{formatDate(k.lastUsedAt)}</td>
+                  <td>{k.scopes.join(', ')}</td>
                   <td>
-                    {t.revokedAt ? (
-                      `revoked ${formatDate(t.revokedAt)}`
+                    {k.revokedAt ? (
+                      t('tokens.revoked', { date: formatDate(k.revokedAt) })
                     ) : (
-                      <button type="button" className="danger" onClick={() => void revoke(t.id)} aria-label={`Revoke the token ${t.name} created ${formatDate(t.createdAt)}`}>
-                        Revoke
+                      <button type="button" className="danger" onClick={() => void revoke(k.id)} aria-label={t('tokens.revokeLabel', { name: k.name, date: formatDate(k.createdAt) })}>
+                        {t('revoke')}
                       </button>
                     )}
                   </td>

@@ -1,6 +1,8 @@
-/** A session's browser and system in a few words, from its user agent (null: not known). */
+import i18n from '../../i18n';
+
+/** A session's browser and system in a few words, in the interface's language, from its user agent (null: not known). */
 export function describeAgent(userAgent: string | null | undefined): string {
-  if (!userAgent) return 'Unknown device';
+  if (!userAgent) return i18n.t('account:sessions.unknownDevice');
   const browser = /Edg\//.test(userAgent)
     ? 'Edge'
     : /Firefox\//.test(userAgent)
@@ -23,6 +25,6 @@ export function describeAgent(userAgent: string | null | undefined): string {
             : /Linux/.test(userAgent)
               ? 'Linux'
               : null;
-  if (browser && system) return `${browser} on ${system}`;
+  if (browser && system) return i18n.t('account:sessions.browserOn', { browser, system });
   return browser ?? system ?? (userAgent.length > 40 ? `${userAgent.slice(0, 40)}…` : userAgent);
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { request } from '../../api';
 import {
   MyNotificationSettingsDocument,
@@ -11,28 +12,22 @@ import { useAction, useLoad } from '../../hooks';
 import { useToken } from '../../session';
 import { ErrorText, LoadState } from '../../ui';
 
-const KIND_WORDS: Record<NoticeKind, string> = {
-  yourTurn: 'Your turn',
-  turnReminder: 'Reminders before a time-out',
-  deadlineNear: 'Deadline near',
-  timedOut: 'You ran out of time',
-  gameFinished: 'A game ended',
-  invited: 'Invitations',
-};
-const KINDS = Object.keys(KIND_WORDS) as NoticeKind[];
-const MODE_WORDS: Record<EmailMode, string> = { immediate: 'at once', digest: 'a digest of the games waiting for me', never: 'never' };
+// Their words: settings:notify.kind.<kind> and settings:notify.mode.<mode>.
+const KINDS: NoticeKind[] = ['yourTurn', 'turnReminder', 'deadlineNear', 'timedOut', 'gameFinished', 'invited'];
+const MODES: EmailMode[] = ['immediate', 'digest', 'never'];
 
 /** The browser's own time zone: the quiet hours' default. */
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /** Email notifications: which kinds, at once or as a digest, quiet hours, and not while here. */
 export function EmailNotificationsSection() {
+  const { t } = useTranslation('settings');
   const token = useToken();
   const loaded = useLoad(() => request(MyNotificationSettingsDocument, {}, token).then((r) => r.myNotificationSettings), [token]);
   return (
     <section className="panel" aria-labelledby="notify-title">
-      <h2 id="notify-title">Notifications</h2>
-      <LoadState error={loaded.error} loading={!loaded.data} what="your notification settings">
+      <h2 id="notify-title">{t('notify.title')}</h2>
+      <LoadState error={loaded.error} loading={!loaded.data} what={t('notify.loading')}>
         {loaded.data && <EmailForm settings={loaded.data} onSaved={loaded.reload} />}
       </LoadState>
     </section>
@@ -40,6 +35,7 @@ export function EmailNotificationsSection() {
 }
 
 function EmailForm({ settings, onSaved }: { settings: NotificationSettingsFieldsFragment; onSaved: () => void }) {
+  const { t } = useTranslation('settings');
   const token = useToken();
   const [kinds, setKinds] = useState<NoticeKind[]>(settings.emailKinds);
   const [mode, setMode] = useState<EmailMode>(settings.emailMode);
@@ -75,55 +71,55 @@ function EmailForm({ settings, onSaved }: { settings: NotificationSettingsFields
 
   return (
     <form onSubmit={save} aria-labelledby="notify-title">
-      {!settings.emailAvailable && <p className="notice">This server sends no email.</p>}
+      {!settings.emailAvailable && <p className="notice">{t('notify.noEmail')}</p>}
       {settings.emailAvailable && !settings.emailVerified && (
-        <p className="notice">Email goes only to a verified address: add and verify one on the Account page.</p>
+        <p className="notice">{t('notify.verifyFirst')}</p>
       )}
       <fieldset>
-        <legend>Email me</legend>
-        {(Object.keys(MODE_WORDS) as EmailMode[]).map((m) => (
+        <legend>{t('notify.emailMe')}</legend>
+        {MODES.map((m) => (
           <label key={m}>
-            <input type="radio" name="email-mode" checked={mode === m} onChange={() => setMode(m)} /> {MODE_WORDS[m]}
+            <input type="radio" name="email-mode" checked={mode === m} onChange={() => setMode(m)} /> {t(`notify.mode.${m}`)}
           </label>
         ))}
         {mode === 'digest' && (
           <>
-            <label htmlFor="digest-hours">At most one digest every (hours)</label>
+            <label htmlFor="digest-hours">{t('notify.digestHours')}</label>
             <input id="digest-hours" type="number" min={0.25} max={168} step={0.25} required value={digestHours} onChange={(e) => setDigestHours(e.target.value)} />
           </>
         )}
       </fieldset>
       <fieldset disabled={mode === 'never'}>
-        <legend>About</legend>
+        <legend>{t('notify.about')}</legend>
         {KINDS.map((kind) => (
           <label key={kind}>
-            <input type="checkbox" checked={kinds.includes(kind)} onChange={() => toggle(kind)} /> {KIND_WORDS[kind]}
+            <input type="checkbox" checked={kinds.includes(kind)} onChange={() => toggle(kind)} /> {t(`notify.kind.${kind}`)}
           </label>
         ))}
       </fieldset>
       <fieldset>
-        <legend>Quiet hours</legend>
+        <legend>{t('notify.quiet')}</legend>
         <label>
-          <input type="checkbox" checked={quiet} onChange={(e) => setQuiet(e.target.checked)} /> Hold notices at night (sent when the quiet hours end)
+          <input type="checkbox" checked={quiet} onChange={(e) => setQuiet(e.target.checked)} /> {t('notify.quietHold')}
         </label>
         {quiet && (
           <>
-            <label htmlFor="quiet-start">From</label>
+            <label htmlFor="quiet-start">{t('notify.from')}</label>
             <input id="quiet-start" type="time" required value={quietStart} onChange={(e) => setQuietStart(e.target.value)} />
-            <label htmlFor="quiet-end">To</label>
+            <label htmlFor="quiet-end">{t('notify.to')}</label>
             <input id="quiet-end" type="time" required value={quietEnd} onChange={(e) => setQuietEnd(e.target.value)} />
-            <label htmlFor="quiet-zone">Time zone</label>
+            <label htmlFor="quiet-zone">{t('notify.zone')}</label>
             <input id="quiet-zone" maxLength={64} required value={zone} onChange={(e) => setZone(e.target.value)} />
           </>
         )}
       </fieldset>
-      <label htmlFor="active-minutes">Send nothing while I am here, or was in the last (minutes)</label>
+      <label htmlFor="active-minutes">{t('notify.activeMinutes')}</label>
       <input id="active-minutes" type="number" min={0} max={120} required value={activeMinutes} onChange={(e) => setActiveMinutes(e.target.value)} />
       <ErrorText error={error} />
-      {saved && <p role="status">Saved.</p>}
+      {saved && <p role="status">{t('common:saved')}</p>}
       <div className="actions">
         <button type="submit" disabled={busy}>
-          Save
+          {t('common:save')}
         </button>
       </div>
     </form>

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import i18n from '../../i18n';
 import { describeError, request } from '../../api';
 import { AddPushSubscriptionDocument, MyPushSubscriptionsDocument, PushPublicKeyDocument, RemovePushSubscriptionDocument } from '../../gql/graphql';
 import { useLoad } from '../../hooks';
@@ -53,8 +55,8 @@ async function subscribeHere(publicKey: string): Promise<PushSubscription> {
 
 function describePushError(error: unknown): string {
   if (error instanceof DOMException) {
-    if (error.name === 'NotAllowedError') return 'Notifications are blocked for this site: allow them in the browser’s site settings, then try again.';
-    if (error.name === 'AbortError' || error.name === 'NotSupportedError') return `This browser’s push service could not be reached (${error.message}).`;
+    if (error.name === 'NotAllowedError') return i18n.t('errors:pushBlocked');
+    if (error.name === 'AbortError' || error.name === 'NotSupportedError') return i18n.t('errors:pushUnreachable', { message: error.message });
   }
   return describeError(error);
 }
@@ -65,6 +67,7 @@ function describePushError(error: unknown): string {
  * server; the list shows every device the player is notified on, each with "Stop notifying".
  */
 export function PushDevicesSection() {
+  const { t } = useTranslation('settings');
   const token = useToken();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -119,35 +122,35 @@ export function PushDevicesSection() {
 
   return (
     <section className="panel" aria-labelledby="push-title">
-      <h2 id="push-title">Notifications on your devices</h2>
-      <p className="muted">When it is your move, a game ends or you are invited, a notification says so on the devices listed here, even with the site closed. It never shows a card.</p>
+      <h2 id="push-title">{t('push.title')}</h2>
+      <p className="muted">{t('push.intro')}</p>
       <ErrorText error={error} />
       {!supported ? (
-        <p className="hint">This browser cannot show this site’s notifications{window.isSecureContext ? '' : ' (the site must be opened over https)'}.</p>
+        <p className="hint">{window.isSecureContext ? t('push.unsupported') : t('push.unsupportedHttp')}</p>
       ) : (
         <div className="actions">
           <button type="button" disabled={busy || permission === 'denied'} onClick={() => void notifyMe()}>
-            Notify me on this device
+            {t('push.notifyMe')}
           </button>
-          {permission === 'denied' && <span className="hint">Notifications are blocked for this site in this browser’s settings.</span>}
+          {permission === 'denied' && <span className="hint">{t('push.blocked')}</span>}
         </div>
       )}
-      <LoadState error={devices.error} loading={!devices.data} what="your devices">
+      <LoadState error={devices.error} loading={!devices.data} what={t('push.loading')}>
         {devices.data?.length === 0 ? (
-          <p className="muted">No device is notified yet.</p>
+          <p className="muted">{t('push.none')}</p>
         ) : (
-          <ul className="sessions" aria-label="Devices notified">
+          <ul className="sessions" aria-label={t('push.list')}>
             {(devices.data ?? []).map((d) => (
               <li key={d.id}>
                 <div>
                   <strong>{d.label}</strong>
-                  {d.id === thisDevice && <span className="hint"> (this device)</span>}
+                  {d.id === thisDevice && <span className="hint"> {t('push.thisDevice')}</span>}
                   <div className="hint">
-                    Added {formatDate(d.createdAt)}; {d.lastSuccessAt ? `last notified ${formatDate(d.lastSuccessAt)}` : 'not notified yet'}
+                    {t('push.added', { date: formatDate(d.createdAt) })}; {d.lastSuccessAt ? t('push.lastNotified', { date: formatDate(d.lastSuccessAt) }) : t('push.notYet')}
                   </div>
                 </div>
-                <button type="button" className="danger" onClick={() => void stop(d.id)} aria-label={`Stop notifying ${d.label}${d.id === thisDevice ? ' (this device)' : ''}`}>
-                  Stop notifying this device
+                <button type="button" className="danger" onClick={() => void stop(d.id)} aria-label={d.id === thisDevice ? t('push.stopLabelHere', { label: d.label }) : t('push.stopLabel', { label: d.label })}>
+                  {t('push.stop')}
                 </button>
               </li>
             ))}

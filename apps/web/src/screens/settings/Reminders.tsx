@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { request } from '../../api';
 import { MyReminderSettingsDocument, SetReminderSettingsDocument, type ReminderSettingsFieldsFragment } from '../../gql/graphql';
 import { useAction, useLoad } from '../../hooks';
@@ -7,11 +8,9 @@ import { ErrorText, LoadState } from '../../ui';
 
 // The server's bounds (apps/api/src/reminders/reminder-points.ts): it checks them again.
 const MAX_POINTS = 5;
-const CHANNELS = [
-  { key: 'push', label: 'Push notifications' },
-  { key: 'email', label: 'Email' },
-] as const;
-type Channel = (typeof CHANNELS)[number]['key'];
+/** Each channel's name: settings:reminders.channel.<key>. */
+const CHANNELS = ['push', 'email'] as const;
+type Channel = (typeof CHANNELS)[number];
 
 /** A point as the form edits it: a share of the turn's time left, or minutes before the deadline. */
 interface Draft {
@@ -40,6 +39,7 @@ function inputOf(drafts: Draft[]) {
  * left or a number of minutes before the deadline. Each fires once per turn; a move cancels the rest.
  */
 export function RemindersSection() {
+  const { t } = useTranslation('settings');
   const token = useToken();
   const loaded = useLoad(() => request(MyReminderSettingsDocument, {}, token).then((r) => r.myReminderSettings), [token]);
   const [drafts, setDrafts] = useState<Record<Channel, Draft[]> | null>(null);
@@ -53,30 +53,27 @@ export function RemindersSection() {
     setDone(null);
     const saved = await request(SetReminderSettingsDocument, { input: { push: inputOf(drafts.push), email: inputOf(drafts.email) } }, token);
     setDrafts({ push: draftsOf(saved.setReminderSettings.push), email: draftsOf(saved.setReminderSettings.email) });
-    setDone('Reminders saved: they apply from your next turn.');
+    setDone(t('reminders.saved'));
   });
 
   const change = (channel: Channel, list: Draft[]) => drafts && setDrafts({ ...drafts, [channel]: list });
 
   return (
     <section className="panel" aria-labelledby="reminders-title">
-      <h2 id="reminders-title">Reminders before a time-out</h2>
-      <p className="hint">
-        In a game with a move clock, you are reminded of your turn at these moments before its deadline, once each; your move cancels
-        the rest.
-      </p>
-      <LoadState error={loaded.error} loading={!drafts} what="your reminders">
+      <h2 id="reminders-title">{t('reminders.title')}</h2>
+      <p className="hint">{t('reminders.intro')}</p>
+      <LoadState error={loaded.error} loading={!drafts} what={t('reminders.loading')}>
         {drafts && (
           <form onSubmit={save} aria-labelledby="reminders-title">
             <ErrorText error={error} />
             {done && <p role="status">{done}</p>}
-            {CHANNELS.map(({ key, label }) => (
+            {CHANNELS.map((key) => (
               <fieldset key={key}>
-                <legend>{label}</legend>
-                {drafts[key].length === 0 && <p className="muted">No reminders.</p>}
+                <legend>{t(`reminders.channel.${key}`)}</legend>
+                {drafts[key].length === 0 && <p className="muted">{t('reminders.none')}</p>}
                 {drafts[key].map((d, i) => (
                   <div className="actions" key={i}>
-                    <label htmlFor={`reminder-${key}-${i}`}>Remind me when</label>
+                    <label htmlFor={`reminder-${key}-${i}`}>{t('reminders.when')}</label>
                     <input
                       id={`reminder-${key}-${i}`}
                       type="number"
@@ -88,31 +85,31 @@ export function RemindersSection() {
                       onChange={(e) => change(key, drafts[key].map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
                     />
                     <select
-                      aria-label="unit"
+                      aria-label={t('reminders.unit')}
                       value={d.kind}
                       onChange={(e) => change(key, drafts[key].map((x, j) => (j === i ? { ...x, kind: e.target.value as Draft['kind'] } : x)))}
                     >
-                      <option value="percent">% of the turn’s time is left</option>
-                      <option value="minutes">minutes are left</option>
+                      <option value="percent">{t('reminders.percent')}</option>
+                      <option value="minutes">{t('reminders.minutes')}</option>
                     </select>
                     <button type="button" className="secondary" onClick={() => change(key, drafts[key].filter((_, j) => j !== i))}>
-                      Remove
+                      {t('common:remove')}
                     </button>
                   </div>
                 ))}
                 {drafts[key].length < MAX_POINTS && (
                   <button type="button" className="secondary" onClick={() => change(key, [...drafts[key], { kind: 'minutes', value: '60' }])}>
-                    Add a reminder
+                    {t('reminders.add')}
                   </button>
                 )}
               </fieldset>
             ))}
             <div className="actions">
               <button type="submit" disabled={busy}>
-                Save reminders
+                {t('reminders.save')}
               </button>
               <button type="button" className="secondary" onClick={() => setDrafts({ push: [...DEFAULTS], email: [...DEFAULTS] })}>
-                Back to the defaults
+                {t('reminders.defaults')}
               </button>
             </div>
           </form>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { request } from '../../api';
 import { EndVacationDocument, MyVacationDocument, StartVacationDocument, VacationPreviewDocument } from '../../gql/graphql';
 import { useAction, useLoad } from '../../hooks';
@@ -13,6 +14,7 @@ type Game = { gameId: string; preset: string; deadline?: string | null };
  * starts, the games that keep running (a tournament's) are listed, so nothing comes as a surprise.
  */
 export function VacationSection() {
+  const { t } = useTranslation('settings');
   const token = useToken();
   const status = useLoad(() => request(MyVacationDocument, {}, token).then((r) => r.myVacation), [token]);
   // A datetime-local value (the browser's time zone); empty: as long as the allowance lasts.
@@ -34,42 +36,39 @@ export function VacationSection() {
 
   return (
     <section className="panel" aria-labelledby="vacation-title">
-      <h2 id="vacation-title">Vacation</h2>
-      <LoadState error={status.error} loading={!v} what="your vacation">
+      <h2 id="vacation-title">{t('vacation.title')}</h2>
+      <LoadState error={status.error} loading={!v} what={t('vacation.loading')}>
         {v && (
           <>
             <p>
-              {v.daysLeft} of {v.allowanceDays} vacation days left in {v.year} (each day begun counts).
+              {t('vacation.daysLeft', { count: v.daysLeft, allowance: v.allowanceDays, year: v.year })}
             </p>
             {v.away ? (
               <>
-                <p role="status">
-                  You are on vacation until {formatDate(v.until)}: your clocks are stopped in the games that allow it, and start again, with the time
-                  they had, when you come back.
-                </p>
+                <p role="status">{t('vacation.away', { date: formatDate(v.until) })}</p>
                 <KeptRunning games={v.keptRunning} />
                 <ErrorText error={end.error} />
                 <button type="button" onClick={() => end.run()} disabled={end.busy}>
-                  I am back: end the vacation
+                  {t('vacation.end')}
                 </button>
               </>
             ) : (
               <form onSubmit={start.run} aria-labelledby="vacation-title">
-                <label htmlFor="vacation-until">Back on (leave empty for as long as your days last)</label>
+                <label htmlFor="vacation-until">{t('vacation.until')}</label>
                 <input id="vacation-until" type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} />
                 {preview.data && (
                   <>
                     <p>
-                      It would count {preview.data.days} {preview.data.days === 1 ? 'day' : 'days'}, until {formatDate(preview.data.until)}.
-                      {preview.data.stopped.length > 0 ? ` Clocks stopped in ${preview.data.stopped.length} ${preview.data.stopped.length === 1 ? 'game' : 'games'}.` : ''}
+                      {t('vacation.wouldCount', { count: preview.data.days, date: formatDate(preview.data.until) })}
+                      {preview.data.stopped.length > 0 ? ` ${t('vacation.clocksStopped', { count: preview.data.stopped.length })}` : ''}
                     </p>
                     <KeptRunning games={preview.data.keptRunning} />
-                    {!preview.data.allowed && <p className="notice">Not enough vacation days left for that.</p>}
+                    {!preview.data.allowed && <p className="notice">{t('vacation.notEnough')}</p>}
                   </>
                 )}
                 <ErrorText error={start.error ?? preview.error} />
                 <button type="submit" disabled={start.busy || v.daysLeft === 0 || preview.data?.allowed === false}>
-                  Start the vacation
+                  {t('vacation.start')}
                 </button>
               </form>
             )}
@@ -81,15 +80,16 @@ export function VacationSection() {
 }
 
 function KeptRunning({ games }: { games: Game[] }) {
+  const { t } = useTranslation('settings');
   if (games.length === 0) return null;
   return (
     <div className="notice">
-      <p>These games do not allow vacation: their clocks keep running.</p>
+      <p>{t('vacation.keptRunning')}</p>
       <ul>
         {games.map((g) => (
           <li key={g.gameId}>
             <a href={href.table(g.gameId)}>{g.preset}</a>
-            {g.deadline ? ` (deadline ${formatDate(g.deadline)})` : ''}
+            {g.deadline ? ` ${t('vacation.deadline', { date: formatDate(g.deadline) })}` : ''}
           </li>
         ))}
       </ul>

@@ -1,0 +1,35 @@
+// The game's words and the client's numbers in each language, through the i18next instance the
+// screens use (terms.ts keeps its signatures: the table screen calls it as before).
+import { afterAll, describe, expect, it } from 'vitest';
+import i18n, { formatNumber } from './i18n';
+import { bidName, contractName, ordinal, presetLabel } from './terms';
+import { tempo } from './ui';
+import { timeLeft } from './hooks';
+import { points } from './tournament-view';
+
+describe('the game’s words follow the interface’s language', () => {
+  afterAll(() => i18n.changeLanguage('en'));
+
+  it.each([
+    ['en', 'Hearts ♥', 'Mizerka (avoid tricks)', 'Misère', '2nd', 'Short, four players', '1 day per move', '1.5'],
+    ['de', 'Herz ♥', 'Mizerka (Stiche vermeiden)', 'Misère', '2.', 'Kurz, vier Spieler', '1 Tg. pro Zug', '1,5'],
+    ['ja', 'ハート ♥', 'ミゼルカ（トリックを避ける）', 'ミゼール', '2位', 'ショート（4人）', '1手あたり1 日', '1.5'],
+    ['pl', 'Kiery ♥', 'Mizerka (bez lew)', 'Mizer', '2.', 'Krótka, czterech graczy', '1 dzień na ruch', '1,5'],
+  ])('in %s', async (language, hearts, mizerka, misere, second, short4, daily, half) => {
+    await i18n.changeLanguage(language);
+    expect(contractName('hearts')).toBe(hearts);
+    expect(contractName('mizerka')).toBe(mizerka);
+    expect(bidName('misere')).toBe(misere);
+    expect(ordinal(2)).toBe(second);
+    expect(presetLabel('short-4')).toBe(short4);
+    expect(tempo({ moveSeconds: 86400, bankSeconds: 0 }).replace(/\s/g, ' ')).toBe(daily);
+    expect(points(1.5)).toBe(half);
+    expect(formatNumber(1.5)).toBe(half);
+    expect(timeLeft(new Date(0).toISOString(), 1)).not.toBe('');
+  });
+
+  it('English places are 1st, 2nd, 3rd, 4th, 11th, 21st', async () => {
+    await i18n.changeLanguage('en');
+    expect([1, 2, 3, 4, 11, 21].map(ordinal)).toEqual(['1st', '2nd', '3rd', '4th', '11th', '21st']);
+  });
+});
