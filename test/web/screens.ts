@@ -106,11 +106,16 @@ interface TableTurn {
  * game as seat 0 sees it: every seat makes a simple legal move, seat 0 the declarer in the bidding
  * (it bids to play, the others pass), so its discard and trump come.
  */
-export async function tableGameAt(t: TestApp, seated: { id: string; token: string }[], preset: string, until: (turn: TableTurn) => boolean): Promise<{ gameId: string; turn: TableTurn; move: () => Promise<void> }> {
+export async function tableGameAt(
+  t: TestApp,
+  seated: { id: string; token: string }[],
+  preset: string,
+  until: (turn: TableTurn) => boolean,
+): Promise<{ gameId: string; turn: TableTurn; move: () => Promise<number> }> {
   const gameId = await startGame(t, seated.map((p) => ({ ...p, name: p.id })), preset);
   const look = async (seat: number) => must(await t.gql<any>(TABLE_VIEW, { id: gameId }, seated[seat].token), 'game').game as TableTurn;
-  /** The seat to move's simple move. */
-  const move = async () => {
+  /** The seat to move's simple move; the game's version after it. */
+  const move = async (): Promise<number> => {
     const seat = (await look(0)).view.toMove!;
     const legal = (await look(seat)).view.legalMoves;
     let input: Record<string, unknown>;
@@ -133,7 +138,7 @@ export async function tableGameAt(t: TestApp, seated: { id: string; token: strin
       default:
         input = { kind: 'play', card: legal.cards[0] };
     }
-    must(await t.gql<any>(MAKE_MOVE, { input: { gameId, ...input } }, seated[seat].token), `makeMove ${JSON.stringify(input)}`);
+    return must(await t.gql<any>(MAKE_MOVE, { input: { gameId, ...input } }, seated[seat].token), `makeMove ${JSON.stringify(input)}`).makeMove.version as number;
   };
   for (let moves = 0; ; moves++) {
     const turn = await look(0);
