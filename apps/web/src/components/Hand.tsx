@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
 import { cardFace, cardName, suitOf } from '../cards';
 import { PlayingCard } from './PlayingCard';
 
@@ -27,11 +26,6 @@ export function handOrder(cards: readonly string[]): string[] {
   return [...cards].sort((a, b) => key(a) - key(b));
 }
 
-/** "Ace of spades" in the interface's language. */
-export function cardLabel(t: TFunction<'table'>, card: string): string {
-  return t('card.name', { rank: t(`card.rank.${card[0]}`), suit: t(`card.suit.${card[1]}`) });
-}
-
 /**
  * The hand, fanned: cards as buttons overlapping as the width needs (each card's visible strip
  * shrinks, its corner index stays in view). Each card is placed by a transform from its place and
@@ -56,7 +50,8 @@ export function Hand({
   onPlay: (card: string) => void;
   label: string;
 }) {
-  const { t } = useTranslation('table');
+  // The cards' names (cardName) in the interface's language: re-rendered when it changes.
+  useTranslation('game');
   const choosable = selectable ?? playable;
   const active = choosable.length > 0;
   return (
@@ -70,7 +65,7 @@ export function Hand({
               type="button"
               className={`card suit-${suitOf(card)}${choosable.includes(card) ? ' legal' : active ? ' illegal' : ''}${isSelected ? ' selected' : ''}`}
               data-card={card}
-              aria-label={cardLabel(t, card)}
+              aria-label={cardName(card)}
               aria-disabled={!enabled}
               aria-pressed={selectable ? !!isSelected : undefined}
               onClick={() => enabled && onPlay(card)}

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { ApiError, describeError, newIdempotencyKey, request, subscribe } from '../api';
-import { cardLabel, Hand } from '../components/Hand';
+import { Hand } from '../components/Hand';
 import { StandingsTable } from '../components/Standings';
 import { ChatPanel } from '../components/ChatPanel';
 import { CardBack, numberSetting, PlayingCard, setSetting, SETTINGS, TRICK_PAUSES, useSetting } from '../components/PlayingCard';
@@ -13,7 +13,7 @@ import { href } from '../router';
 import { useToken } from '../session';
 import { bidName, contractName, contractsOf, dealsInGame, PRESETS, quotaText } from '../terms';
 import { ErrorText, LoadState } from '../ui';
-import { suitSymbol } from '../cards';
+import { cardName, suitSymbol } from '../cards';
 
 export type TableGame = GameQuery['game'];
 type View = TableGame['view'];
@@ -256,7 +256,7 @@ function Table({
       {view.discards && view.discards.length > 0 && (
         <p className="put-away">
           {t('talon.putAway')}{' '}
-          <span data-cards={view.discards.join(' ')}>{view.discards.map((card) => cardLabel(t, card)).join(', ')}</span>
+          <span data-cards={view.discards.join(' ')}>{view.discards.map((card) => cardName(card)).join(', ')}</span>
         </p>
       )}
 
@@ -421,7 +421,7 @@ function TrickArea({
               data-seat={played.seat}
               data-card={played.card}
             >
-              <span className="sr-only">{t('trick.played', { name: name(played.seat), card: cardLabel(t, played.card) })}</span>
+              <span className="sr-only">{t('trick.played', { name: name(played.seat), card: cardName(played.card) })}</span>
               <PlayingCard card={played.card} />
             </li>
           );
@@ -446,7 +446,7 @@ function LastTrick({ trick, name }: { trick: TrickView; name: (seat: number) => 
       <ol className="trick">
         {trick.cards.map((played) => (
           <li key={played.seat} data-seat={played.seat} data-card={played.card}>
-            {t('trick.played', { name: name(played.seat), card: cardLabel(t, played.card) })}
+            {t('trick.played', { name: name(played.seat), card: cardName(played.card) })}
           </li>
         ))}
       </ol>
