@@ -11,7 +11,7 @@ import { useLoad, useNow } from '../hooks';
 import { currentLanguage, formatDateTime, formatNumber } from '../i18n';
 import { href } from '../router';
 import { useToken } from '../session';
-import { bidName, contractName, contractsOf, dealsInGame, PRESETS, quotaText } from '../terms';
+import { bidName, contractName, contractsOf, dealsInGame, presetLabel as presetName, quotaText } from '../terms';
 import { ErrorText, LoadState } from '../ui';
 import { cardName, suitSymbol } from '../cards';
 
@@ -190,7 +190,7 @@ function Table({
   const summarySeconds = numberSetting(useSetting(SETTINGS.summarySeconds), 0, 60, 6);
   const held = useHeldTrick(view, pauseMs);
   const { summary, dismiss } = useDealSummary(view, summarySeconds, held !== null);
-  const presetLabel = PRESETS.find((p) => p.name === game.preset)?.label ?? game.preset;
+  const presetLabel = presetName(game.preset);
   const position = (seat: number) => seatPosition(seat, bottom, view.players);
   const [selected, setSelected] = useState<string[]>([]);
   useEffect(() => setSelected([]), [game.version]);
