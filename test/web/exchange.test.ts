@@ -79,12 +79,12 @@ describe.skipIf(!available)('the exchange screen in Chromium', () => {
     expect(legal.maxDiscards).toBe(0);
     const { page, context } = await open(me, gameId, version);
     await page.getByTestId('selection-limit').getByText(/talon is empty/).waitFor();
-    const cards = page.locator('.choices button.card');
+    const cards = page.locator('.hand button.card');
     expect(await cards.count()).toBe(13);
-    expect(await page.locator('.choices button.card.legal').count()).toBe(0);
+    expect(await page.locator('.hand button.card.legal').count()).toBe(0);
     await cards.first().click({ force: true });
-    expect(await page.locator('.choices button.card[aria-pressed="true"]').count()).toBe(0);
-    await expect(page.locator('.choices button.confirm').textContent()).resolves.toMatch(/Keep my hand/);
+    expect(await page.locator('.hand button.card[aria-pressed="true"]').count()).toBe(0);
+    await expect(page.locator('.dock button.confirm').textContent()).resolves.toMatch(/Keep my hand/);
     await context.close();
   }, 120_000);
 
@@ -92,14 +92,14 @@ describe.skipIf(!available)('the exchange screen in Chromium', () => {
     const { gameId, me, version, legal } = await exchangeFor(7);
     expect(legal.maxDiscards).toBe(6);
     const { page, context } = await open(me, gameId, version);
-    const cards = page.locator('.choices button.card');
+    const cards = page.locator('.hand button.card');
     for (let i = 0; i < 7; i++) await cards.nth(i).click({ force: true });
-    expect(await page.locator('.choices button.card[aria-pressed="true"]').count()).toBe(6);
-    expect(await page.locator('.choices button.card[aria-disabled="true"]').count()).toBe(7);
+    expect(await page.locator('.hand button.card[aria-pressed="true"]').count()).toBe(6);
+    expect(await page.locator('.hand button.card[aria-disabled="true"]').count()).toBe(7);
     await page.getByTestId('selection-limit').getByText(/selected 6 cards, as many as the talon can replace/).waitFor();
-    await expect(page.locator('.choices button.confirm').getAttribute('aria-disabled')).resolves.toBe('false');
+    await expect(page.locator('.dock button.confirm').getAttribute('aria-disabled')).resolves.toBe('false');
     await cards.nth(0).click({ force: true });
-    expect(await page.locator('.choices button.card[aria-disabled="true"]').count()).toBe(0);
+    expect(await page.locator('.hand button.card[aria-disabled="true"]').count()).toBe(0);
     expect(await page.getByTestId('selection-limit').count()).toBe(0);
     await context.close();
   }, 120_000);

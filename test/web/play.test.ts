@@ -222,7 +222,7 @@ describe.skipIf(!available)('the web client in Chromium', () => {
     await expect.poll(async () => (await t.gql('{ me { id } }', {}, carol.token)).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
 
     for (const p of players) await p.context.close();
-  }, 300_000);
+  }, 480_000);
 
   it.each([
     ['classic', 'deal 2 of 18'],
@@ -262,7 +262,7 @@ describe.skipIf(!available)('the web client in Chromium', () => {
     expect(sheet.deals[0].finished).toBe(true);
     await dana.page.getByRole('heading', { name: new RegExp(`${nextDeal}$`) }).waitFor();
     for (let seat = 0; seat < 3; seat++) {
-      expect(Number(await dana.page.locator(`.players li[data-seat="${seat}"]`).getAttribute('data-total'))).toBe(sheet.deals[0].runningTotals[seat]);
+      expect(Number(await dana.page.locator(`.seat[data-seat="${seat}"]`).getAttribute('data-total'))).toBe(sheet.deals[0].runningTotals[seat]);
     }
     await dana.context.close();
   }, 150_000);

@@ -54,12 +54,12 @@ export async function overflow(page: Page): Promise<{ excess: number; widest: st
 export const settle = (page: Page) => page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null))))');
 
 /** The screen loaded: its heading, its data (no request for half a second), its own mark if it has one. */
-export async function openScreen(page: Page, base: string, screen: ScreenCase) {
-  await page.goto(`${base}${screen.path}`);
+export async function openScreen(page: Page, base: string, screen: ScreenCase, language?: Language) {
+  await page.goto(`${base}${language && screen.pathIn ? screen.pathIn(language) : screen.path}`);
   await page.locator('main h1').first().waitFor({ timeout: 15_000 });
   await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
   if (screen.ready) await page.locator(`main ${screen.ready}`).first().waitFor({ timeout: 15_000 });
-  await screen.prepare?.(page);
+  await screen.prepare?.(page, language);
 }
 
 describe.skipIf(!available)('every screen in every language, at phone and desktop size', () => {
@@ -113,7 +113,7 @@ describe.skipIf(!available)('every screen in every language, at phone and deskto
         const page = await (await contextFor(screen.as, language)).newPage();
         try {
           const opening = Date.now();
-          await openScreen(page, t.baseUrl, screen);
+          await openScreen(page, t.baseUrl, screen, language);
           const opened = Date.now();
           let axeTime = 0;
           for (const size of SIZES) {

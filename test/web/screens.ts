@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { TestApp } from '../app.js';
+import { startGame } from '../../apps/api/src/games/games.test-kit.js';
 
 export const LANGUAGES = ['en', 'de', 'ja', 'pl'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -26,12 +27,14 @@ export interface ScreenCase {
   name: string;
   /** The address after the server's origin: /#/… or a path the server serves the page at. */
   path: string;
+  /** The address in one language, when each language needs its own data (a game to move on). */
+  pathIn?: (language: Language) => string;
   /** Who is signed in: me (the player with the games), other (a second player, not seated at my games), or no one. */
   as: 'me' | 'other' | null;
   /** A selector the screen shows once its data is there (besides main h1). */
   ready?: string;
-  /** Before the checks: open a section, a dialog, … */
-  prepare?: (page: Page) => Promise<void>;
+  /** Before the checks: open a section, a dialog, make a move, … (the language of the page). */
+  prepare?: (page: Page, language?: Language) => Promise<void>;
 }
 
 const must = <T>(result: { data?: T | null; errors?: unknown }, what: string): T => {
@@ -89,6 +92,62 @@ export async function lobbyWithBots(t: TestApp, host: string, bots: number, pres
   return { lobbyId, inviteCode: made.createLobby.inviteCode as string, gameId };
 }
 
+const TABLE_VIEW = `query($id: ID!) { game(id: $id) { version view { phase toMove deal over handSizes
+  currentTrick { cards { card } } legalMoves { kind seat contracts cards maxDiscards count bids suits } } } }`;
+const MAKE_MOVE = 'mutation($input: MakeMoveInput!) { makeMove(input: $input) { version } }';
+
+interface TableTurn {
+  version: number;
+  view: { phase: string; toMove: number | null; deal: number; over: boolean; handSizes: number[]; currentTrick: { cards: { card: string }[] } | null; legalMoves: any };
+}
+
+/**
+ * A game between `seated` (tokens by seat), moved through the API until `until` holds for the
+ * game as seat 0 sees it: every seat makes a simple legal move, seat 0 the declarer in the bidding
+ * (it bids to play, the others pass), so its discard and trump come.
+ */
+export async function tableGameAt(
+  t: TestApp,
+  seated: { id: string; token: string }[],
+  preset: string,
+  until: (turn: TableTurn) => boolean,
+): Promise<{ gameId: string; turn: TableTurn; move: () => Promise<number> }> {
+  const gameId = await startGame(t, seated.map((p) => ({ ...p, name: p.id })), preset);
+  const look = async (seat: number) => must(await t.gql<any>(TABLE_VIEW, { id: gameId }, seated[seat].token), 'game').game as TableTurn;
+  /** The seat to move's simple move; the game's version after it. */
+  const move = async (): Promise<number> => {
+    const seat = (await look(0)).view.toMove!;
+    const legal = (await look(seat)).view.legalMoves;
+    let input: Record<string, unknown>;
+    switch (legal.kind) {
+      case 'contract':
+        input = { kind: 'contract', contract: legal.contracts[0] };
+        break;
+      case 'exchange':
+        input = { kind: 'exchange', discards: legal.cards.slice(0, Math.min(2, legal.maxDiscards)) };
+        break;
+      case 'bid':
+        input = { kind: 'bid', bid: seat === 0 && legal.bids.includes('play') ? 'play' : legal.bids.includes('pass') ? 'pass' : legal.bids[0] };
+        break;
+      case 'discard':
+        input = { kind: 'discard', cards: legal.cards.slice(0, legal.count) };
+        break;
+      case 'trump':
+        input = { kind: 'trump', suit: legal.suits[0] };
+        break;
+      default:
+        input = { kind: 'play', card: legal.cards[0] };
+    }
+    return must(await t.gql<any>(MAKE_MOVE, { input: { gameId, ...input } }, seated[seat].token), `makeMove ${JSON.stringify(input)}`).makeMove.version as number;
+  };
+  for (let moves = 0; ; moves++) {
+    const turn = await look(0);
+    if (until(turn)) return { gameId, turn, move };
+    if (turn.view.over || moves > 400) throw new Error(`${preset}: the game never came to the state asked for`);
+    await move();
+  }
+}
+
 /** The data behind every screen, and the list of screens. */
 export async function everyScreen(t: TestApp): Promise<{ me: SessionTokens; other: SessionTokens; screens: ScreenCase[] }> {
   const [me, other] = await Promise.all([signUp(t, 'q'), signUp(t, 'o')]);
@@ -102,6 +161,25 @@ export async function everyScreen(t: TestApp): Promise<{ me: SessionTokens; othe
   const over = await lobbyWithBots(t, token, 2);
   if (!playing.gameId || !over.gameId) throw new Error('a full lobby started no game');
   must(await t.gql<any>('mutation($id: ID!) { resign(input: { gameId: $id }) { status } }', { id: over.gameId }, token), 'resign');
+
+  // The table in each phase at my turn (two more people at the table, every move through the API),
+  // each seen by me and by a spectator (other): a contract-family game's contract choice, exchange
+  // and a trick under way; a bidding game's bidding, discard and trump.
+  const seated = [{ id: me.player.id, token }, ...(await Promise.all([signUp(t, 'p'), signUp(t, 'r')])).map((p) => ({ id: p.player.id, token: p.accessToken }))];
+  const myTurn = (phase: string, more: (turn: TableTurn) => boolean = () => true) => (turn: TableTurn) => turn.view.phase === phase && turn.view.toMove === 0 && more(turn);
+  const phases = [
+    { phase: 'contract', preset: 'classic', until: myTurn('contract') },
+    { phase: 'exchange', preset: 'classic', until: myTurn('exchange') },
+    { phase: 'play', preset: 'classic', until: myTurn('play', (turn) => (turn.view.currentTrick?.cards.length ?? 0) > 0) },
+    { phase: 'bidding', preset: 'bidding', until: myTurn('bidding') },
+    { phase: 'discard', preset: 'bidding', until: myTurn('discard') },
+    { phase: 'trump', preset: 'bidding', until: myTurn('trump') },
+  ];
+  const phaseGames = await Promise.all(phases.map(async ({ phase, preset, until }) => ({ phase, gameId: (await tableGameAt(t, seated, preset, until)).gameId })));
+  // A deal's summary: a game one card from its first deal's end for each language (the screen's
+  // preparation plays that card, and the page, open, summarises the deal until dismissed).
+  const lastCard = (turn: TableTurn) => turn.view.phase === 'play' && turn.view.deal === 0 && turn.view.handSizes.every((n) => n === 0 || n === 1) && turn.view.handSizes.filter((n) => n === 1).length === 1;
+  const summaries = Object.fromEntries(await Promise.all(LANGUAGES.map(async (l) => [l, await tableGameAt(t, seated, 'short', lastCard)] as const))) as Record<Language, Awaited<ReturnType<typeof tableGameAt>>>;
 
   // A tournament (public, starting tomorrow) I entered.
   const tournament = must(
@@ -151,6 +229,23 @@ export async function everyScreen(t: TestApp): Promise<{ me: SessionTokens; othe
     { name: 'table', path: `/#/games/${playing.gameId}`, as: 'me', ready: '.table' },
     { name: 'table-spectator', path: `/#/games/${playing.gameId}`, as: 'other', ready: '.table' },
     { name: 'table-over', path: `/#/games/${over.gameId}`, as: 'me', ready: '.table' },
+    { name: 'table-over-spectator', path: `/#/games/${over.gameId}`, as: 'other', ready: '.table' },
+    ...phaseGames.flatMap(({ phase, gameId }): ScreenCase[] => [
+      { name: `table-${phase}`, path: `/#/games/${gameId}`, as: 'me', ready: '.dock .choices, .hand button.card.legal' },
+      { name: `table-${phase}-spectator`, path: `/#/games/${gameId}`, as: 'other', ready: `.table[data-phase="${phase}"]` },
+    ]),
+    {
+      name: 'table-summary',
+      path: `/#/games/${summaries.en.gameId}`,
+      pathIn: (language) => `/#/games/${summaries[language].gameId}`, // each language its own game
+      as: 'me',
+      ready: '.table',
+      prepare: async (page, language) => {
+        await page.evaluate("localStorage.setItem('mizerka.dealSummarySeconds', '0')");
+        await summaries[language!].move();
+        await page.locator('main .deal-summary').waitFor({ timeout: 15_000 });
+      },
+    },
     { name: 'scores', path: `/#/games/${over.gameId}/scores`, as: 'me', ready: 'table' },
     { name: 'replay', path: `/#/games/${over.gameId}/replay`, as: 'me' },
     { name: 'turns', path: '/#/turns', as: 'me' },

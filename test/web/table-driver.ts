@@ -47,11 +47,11 @@ export async function clickMove(page: Page, turn: ServerTurn, chance: (n: number
     const choices = page.locator('button.choice.legal');
     await choices.nth(chance(await choices.count())).click();
   } else if (kind === 'exchange' || kind === 'discard') {
-    const cards = page.locator('.choices button.card.legal');
+    const cards = page.locator('.hand button.card.legal');
     const n = await cards.count();
     const take = kind === 'discard' ? (turn.legal?.count ?? 2) : Math.min(turn.legal?.maxDiscards ?? 0, n, chance(3));
     for (let i = 0; i < take; i++) await cards.nth(i * 2 < n ? i * 2 : i).click();
-    await page.locator('.choices button.confirm').click();
+    await page.locator('.dock button.confirm').click();
   } else {
     const cards = page.locator('.hand button.card.legal');
     // force: a real click at the card, without waiting for its lift (transform) to count as stable.
