@@ -3,13 +3,14 @@ import { ConfigService } from '@nestjs/config';
 import { Counter, Gauge } from 'prom-client';
 import { queryRows, type RowReader } from '../common/sql-query.js';
 import type { AppConfig } from '../config/app-config.js';
-import { differences, encodeLog, NotCompactable, type CompactGame, type FullLogRow } from '../games/index.js';
+import { differences, encodeLog, NotCompactable, stateDifference, type CompactGame, type FullLogRow } from '../games/index.js';
 import { registry } from '../metrics/metrics.js';
 import { JobQueue } from '../outbox/job-queue.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import {
   candidatesSql,
   dropLiveTricksSql,
+  dropStateSql,
   lockedGameSql,
   logRowsSql,
   markSql,
@@ -48,8 +49,10 @@ const NO_ID = '00000000-0000-0000-0000-000000000000';
  * finished more than COMPACT_AFTER_SECONDS ago, with its record stored, has its game_events rows
  * replaced by one compact_logs row (games/compact-log.ts), from which GameLogReader rebuilds every
  * entry, and its tricks rows (live_tricks) by a bytea per deal (deals.played_tricks), which the view
- * `tricks` reads as the same rows. Each game in its own transaction, with its row locked, and only when the rebuild from the
- * compact form equals the rows field by field (and every kept answer of a retried move): a run
+ * `tricks` reads as the same rows, and its games row's `state` is dropped (GameLogReader.state rebuilds
+ * it). Each game in its own transaction, with its row locked, and only when the rebuild from the
+ * compact form equals the rows field by field (and every kept answer of a retried move, and the
+ * final state): a run
  * stopped anywhere leaves each game whole in one form or the other, and a game compacted twice is
  * left as it is. The job's mark (job_marks) says how far it has been: a run starts there.
  */
@@ -97,11 +100,20 @@ export class CompactionService implements OnModuleInit {
     return counts;
   }
 
-  /** One game, in one transaction: its log's rows become its compact row, if that loses nothing. */
+  /**
+   * One game, in one transaction: its log's rows become its compact row, if that loses nothing;
+   * then its stored state goes, if the compact log rebuilds it the same. (A game compacted before
+   * the state was dropped has only the second step left: 'compacted' too.)
+   */
   async compact(gameId: string): Promise<Compaction> {
     return this.prisma.$transaction(async (tx) => {
       const [game] = await queryRows(tx, lockedGameSql(gameId));
-      if (!game || game.status !== 'finished' || game.imported || game.compacted) return 'done';
+      if (!game || game.status !== 'finished' || game.imported) return 'done';
+      const facts: CompactGame = { preset: game.preset, options: game.options, firstDealer: game.first_dealer, seats: game.seats, seeds: game.seeds as string[] };
+      if (game.compacted) {
+        if (game.state === null || game.entries === null) return 'done';
+        return (await this.dropState(tx, gameId, facts, game.entries, game.state)) ? 'compacted' : 'done';
+      }
       const rows: FullLogRow[] = (await queryRows(tx, logRowsSql(gameId))).map((r) => ({
         seq: r.seq,
         kind: r.kind,
@@ -120,7 +132,6 @@ export class CompactionService implements OnModuleInit {
       }));
       if (rows.length === 0) return 'done';
       if (game.seeds.some((s) => s === null)) return this.kept(gameId, 'a deal without a seed');
-      const facts: CompactGame = { preset: game.preset, options: game.options, firstDealer: game.first_dealer, seats: game.seats, seeds: game.seeds as string[] };
       let entries: Buffer;
       try {
         entries = encodeLog(rows);
@@ -137,8 +148,29 @@ export class CompactionService implements OnModuleInit {
       if (lost !== null) return this.kept(gameId, lost);
       await queryRows(tx, replaceLogSql(gameId, entries));
       await this.packTricks(tx, gameId);
+      if (game.state !== null) await this.dropState(tx, gameId, facts, entries, game.state);
       return 'compacted';
     });
+  }
+
+  /**
+   * The game's stored state (games.state) set to NULL, in the caller's transaction, when the state
+   * its compact log rebuilds (what GameLogReader.state then serves) equals it; else it stays, with
+   * a warning. Whether it went.
+   */
+  private async dropState(tx: RowReader, gameId: string, facts: CompactGame, entries: Uint8Array, state: unknown): Promise<boolean> {
+    let lost: string | null;
+    try {
+      lost = stateDifference(facts, entries, state);
+    } catch (error) {
+      lost = `the rebuild failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    if (lost !== null) {
+      this.log.warn(`game ${gameId}: its state stays stored (${lost})`);
+      return false;
+    }
+    const [{ dropped }] = await queryRows(tx, dropStateSql(gameId));
+    return dropped === 1;
   }
 
   /**

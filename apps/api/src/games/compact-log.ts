@@ -4,6 +4,8 @@ import {
   apply,
   cardName,
   dealIndex,
+  decodeState,
+  encodeState,
   endGame,
   makeRules,
   moveFromJson,
@@ -248,8 +250,11 @@ interface Step {
   state: GameState;
 }
 
-/** Replays the coded entries on the game's rules and seeds: each entry's events, deal index and state after. */
-function replaySteps(game: CompactGame, coded: readonly CodedEntry[], keepStates: boolean): Step[] {
+/**
+ * Replays the coded entries on the game's rules and seeds: each entry's events, deal index and
+ * state after (each entry's only with `keepStates`; the last one always, as `state`).
+ */
+function replay(game: CompactGame, coded: readonly CodedEntry[], keepStates: boolean): { steps: Step[]; state: GameState } {
   const rules = makeRules(game.preset, game.options as never);
   if (!rules.ok) throw new Error(`compact log: rules ${game.preset}: ${rules.error.rule}`);
   let state = newGame(rules.value, game.firstDealer);
@@ -299,12 +304,49 @@ function replaySteps(game: CompactGame, coded: readonly CodedEntry[], keepStates
       },
     });
   });
-  return steps;
+  return { steps, state };
+}
+
+function replaySteps(game: CompactGame, coded: readonly CodedEntry[], keepStates: boolean): Step[] {
+  return replay(game, coded, keepStates).steps;
 }
 
 /** The log's rows rebuilt from its compact form (without keys and answers: see earlierRequest). */
 export function rebuildLog(game: CompactGame, stored: Uint8Array): LogRow[] {
-  return replaySteps(game, decodeLog(stored), false).map(({ row }) => ({
+  return rebuildGame(game, stored).rows;
+}
+
+/**
+ * The log's rows and the game's state after its last entry (encodeState's text: the games row's
+ * `state` as a compacted game no longer stores it), rebuilt from its compact form.
+ */
+export function rebuildGame(game: CompactGame, stored: Uint8Array): { rows: LogRow[]; state: string } {
+  const { steps, state } = replay(game, decodeLog(stored), false);
+  return { rows: steps.map(({ row }) => logRowOf(row)), state: encodeState(state) };
+}
+
+/**
+ * Whether the state rebuilt from the compact log is the stored one (as a reader decodes it): null
+ * if so, else what differs. The compaction job drops the stored state only on null.
+ */
+export function stateDifference(game: CompactGame, stored: Uint8Array, state: unknown): string | null {
+  const rebuilt = canonical(JSON.parse(rebuildGame(game, stored).state));
+  const was = canonical(JSON.parse(encodeState(decodeState(state))));
+  if (rebuilt === was) return null;
+  let at = 0;
+  while (at < was.length && was[at] === rebuilt[at]) at++;
+  return `the state rebuilt differs from the stored one at character ${at}: …${was.slice(Math.max(0, at - 40), at + 80)} ≠ …${rebuilt.slice(Math.max(0, at - 40), at + 80)}`;
+}
+
+/** JSON text with every object's keys sorted. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+function logRowOf(row: FullLogRow): LogRow {
+  return {
     seq: row.seq,
     kind: row.kind,
     dealIndex: row.dealIndex,
@@ -315,7 +357,7 @@ export function rebuildLog(game: CompactGame, stored: Uint8Array): LogRow[] {
     createdAt: row.createdAt,
     deadline: row.deadline,
     move: row.move,
-  }));
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomInt, randomUUID } from 'node:crypto';
-import { currentPlayer, decodeState, makeRules, newGame, view, type GameRecord } from '@mizerka/rules';
+import { currentPlayer, makeRules, newGame, view, type GameRecord } from '@mizerka/rules';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { badInput, forbidden, notFound } from '../common/errors.js';
 import { decodeCursor, PAGE_MAX, pageOf } from '../common/paging.js';
@@ -166,7 +166,7 @@ export class GamesService {
     const revealed = over && !game.revealHeld;
     const mySeat = game.seats.find((s) => s.playerId === viewer?.id)?.seat ?? null;
     refuseSpectatorOfHeldBoard(game.revealHeld, mySeat);
-    const seatView: SeatView = view(decodeState(game.state), mySeat);
+    const seatView: SeatView = view(await this.log.state(game.id, game.state), mySeat);
     const deals: DealInfo[] = game.deals.map((d) => ({
       index: d.index,
       dealer: d.dealer,
