@@ -141,14 +141,15 @@ export class CompactionService implements OnModuleInit {
       }
       let lost: string | null;
       try {
-        lost = differences(gameId, facts, rows, entries);
+        // With the stored state: dropped below, it must be the one the log rebuilds.
+        lost = differences(gameId, facts, rows, entries, game.state ?? undefined);
       } catch (error) {
         lost = `the rebuild failed: ${error instanceof Error ? error.message : String(error)}`;
       }
       if (lost !== null) return this.kept(gameId, lost);
       await queryRows(tx, replaceLogSql(gameId, entries));
       await this.packTricks(tx, gameId);
-      if (game.state !== null) await this.dropState(tx, gameId, facts, entries, game.state);
+      await queryRows(tx, dropStateSql(gameId));
       return 'compacted';
     });
   }

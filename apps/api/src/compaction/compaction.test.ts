@@ -291,6 +291,14 @@ describe('compaction of finished games', () => {
     expect(await prisma.gameEvent.count({ where: { gameId: g.gameId } })).toBeGreaterThan(5);
   }, 120_000);
 
+  it('keeps as rows, state and all, a log whose replay does not end in the stored state', async () => {
+    const g = await play('short', 10, 3, { after: 8, how: 'resign' });
+    await prisma.$executeRaw`UPDATE games SET state = ${states.get(games[0].gameId)}::json WHERE id = ${g.gameId}::uuid`;
+    expect(await compaction.compact(g.gameId)).toBe('kept');
+    expect(await prisma.compactLog.count({ where: { gameId: g.gameId } })).toBe(0);
+    expect(await storedStates([g.gameId])).toBe(1);
+  }, 120_000);
+
   it('keeps as rows tricks the packed form cannot read back (a card it does not know), the log compacted all the same', async () => {
     const g = await play('short', 9, 3, { after: 7, how: 'resign' });
     await prisma.$executeRaw`UPDATE live_tricks SET cards[1] = '10H' WHERE game_id = ${g.gameId}::uuid AND deal_index = 0 AND index = 0`;

@@ -330,7 +330,12 @@ export function rebuildGame(game: CompactGame, stored: Uint8Array): { rows: LogR
  * if so, else what differs. The compaction job drops the stored state only on null.
  */
 export function stateDifference(game: CompactGame, stored: Uint8Array, state: unknown): string | null {
-  const rebuilt = canonical(JSON.parse(rebuildGame(game, stored).state));
+  return stateDiff(rebuildGame(game, stored).state, state);
+}
+
+/** The state rebuilt (encodeState's text) against the stored one (as read): null when alike, key order aside. */
+function stateDiff(rebuiltText: string, state: unknown): string | null {
+  const rebuilt = canonical(JSON.parse(rebuiltText));
   const was = canonical(JSON.parse(encodeState(decodeState(state))));
   if (rebuilt === was) return null;
   let at = 0;
@@ -401,11 +406,12 @@ export function earlierRequest(
 
 /**
  * Rebuilds `rows` from their encoding and compares every field a reader gets (and every kept
- * answer): the description of the first difference, or null when the encoding loses nothing.
+ * answer, and with `state` the games row's stored state against the one after the last entry):
+ * the description of the first difference, or null when the encoding loses nothing.
  */
-export function differences(gameId: string, game: CompactGame, rows: readonly FullLogRow[], stored: Uint8Array): string | null {
+export function differences(gameId: string, game: CompactGame, rows: readonly FullLogRow[], stored: Uint8Array, state?: unknown): string | null {
   const coded = decodeLog(stored);
-  const steps = replaySteps(game, coded, true);
+  const { steps, state: last } = replay(game, coded, true);
   if (steps.length !== rows.length) return `${steps.length} entries rebuilt, ${rows.length} stored`;
   for (let i = 0; i < rows.length; i++) {
     const was = rows[i];
@@ -435,5 +441,5 @@ export function differences(gameId: string, game: CompactGame, rows: readonly Fu
       }
     }
   }
-  return null;
+  return state === undefined ? null : stateDiff(encodeState(last), state);
 }
