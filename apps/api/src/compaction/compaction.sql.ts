@@ -49,7 +49,7 @@ export function lockedGameSql(gameId: string) {
              EXISTS (SELECT 1 FROM compact_logs c WHERE c.game_id = g.id) AS compacted, g.state,
              (SELECT c.entries FROM compact_logs c WHERE c.game_id = g.id) AS entries,
              ARRAY(SELECT s.player_id::text FROM game_seats s WHERE s.game_id = g.id ORDER BY s.seat) AS seats,
-             ARRAY(SELECT d.seed FROM deals d WHERE d.game_id = g.id ORDER BY d.index) AS seeds
+             ARRAY(SELECT encode(d.seed, 'hex') FROM deals d WHERE d.game_id = g.id ORDER BY d.index) AS seeds
         FROM games g WHERE g.id = ${gameId}::uuid
          FOR UPDATE OF g`,
   );

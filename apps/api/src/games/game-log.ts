@@ -3,6 +3,7 @@ import { fromJsonColumn } from '../common/json-column.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { decodeState, type GameState } from '@mizerka/rules';
 import { earlierRequest, rebuildGame, type CompactGame } from './compact-log.js';
+import { bytesHex } from './dealing.js';
 import { LOG_ROW, type LogRow } from './log-row.js';
 
 export type { LogRow } from './log-row.js';
@@ -95,7 +96,7 @@ export class GameLogReader {
     const g = row.game;
     return {
       entries: row.entries,
-      game: { preset: g.preset, options: g.options, firstDealer: g.firstDealer, seats: g.seats.map((s) => s.playerId), seeds: g.deals.map((d) => d.seed ?? '') },
+      game: { preset: g.preset, options: g.options, firstDealer: g.firstDealer, seats: g.seats.map((s) => s.playerId), seeds: g.deals.map((d) => (d.seed ? bytesHex(d.seed) : '')) },
     };
   }
 }

@@ -20,7 +20,7 @@ import type { GameClockModel, TimeoutPolicyEnum } from './models/time-control.mo
 import { gamePlayers, importedSeats, SEAT_PLAYER } from './game-players.js';
 import { botMarksOf, buildRecord, seatNamesOf } from './record.js';
 import { refuseSpectatorOfHeldBoard } from './board-reveal.js';
-import { boardFirstDealer, dealNext, isBoardSeed } from './dealing.js';
+import { boardFirstDealer, bytesHex, dealNext, isBoardSeed } from './dealing.js';
 import { eventViews } from './event-views.js';
 import type { GameStatusValue } from './models/enums.js';
 import type { GameEventLog, GameLogEntry } from './models/event-view.model.js';
@@ -170,8 +170,8 @@ export class GamesService {
     const deals: DealInfo[] = game.deals.map((d) => ({
       index: d.index,
       dealer: d.dealer,
-      seedHash: d.seedHash,
-      seed: revealed ? d.seed : null,
+      seedHash: bytesHex(d.seedHash),
+      seed: revealed && d.seed ? bytesHex(d.seed) : null,
       contract: d.contract as DealInfo['contract'],
       declarer: d.declarer,
       bid: d.bid as DealInfo['bid'],
@@ -350,7 +350,8 @@ export class GamesService {
       orderBy: { seq: 'asc' },
       select: { dealIndex: true, move: true },
     });
-    return buildRecord({ ...game, players: seatNamesOf(game.seats, game.seatNames, game.players), bots: botMarksOf(game.seats, game.players, game.seatBots), moves });
+    const deals = game.deals.map((d) => ({ deck: d.deck, seed: d.seed ? bytesHex(d.seed) : null }));
+    return buildRecord({ ...game, deals, players: seatNamesOf(game.seats, game.seatNames, game.players), bots: botMarksOf(game.seats, game.players, game.seatBots), moves });
   }
 }
 

@@ -147,7 +147,7 @@ export type ExportRow = z.output<typeof EXPORT_ROW>;
 // The sources of game g's record beyond its own columns: its seats, deals and moves as JSON arrays.
 const SEATS_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('seat', s.seat, 'name', p.name, 'kind', p.kind, 'botLevel', p.bot_level) ORDER BY s.seat), '[]')
             FROM game_seats s JOIN players p ON p.id = s.player_id WHERE s.game_id = g.id)`;
-const DEALS_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('seed', d.seed, 'deck', d.deck, 'seedHash', d.seed_hash) ORDER BY d.index), '[]')
+const DEALS_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('seed', encode(d.seed, 'hex'), 'deck', d.deck, 'seedHash', encode(d.seed_hash, 'hex')) ORDER BY d.index), '[]')
             FROM deals d WHERE d.game_id = g.id)`;
 const MOVES_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('dealIndex', e.deal_index, 'move', e.move) ORDER BY e.seq), '[]')
             FROM game_events e WHERE e.game_id = g.id AND e.kind NOT IN ('deal', 'end', 'away', 'back'))`;
