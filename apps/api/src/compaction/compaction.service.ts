@@ -1,15 +1,19 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Counter, Gauge } from 'prom-client';
+import { toJsonColumn } from '../common/json-column.js';
 import { queryRows, type RowReader } from '../common/sql-query.js';
 import type { AppConfig } from '../config/app-config.js';
 import { differences, encodeLog, NotCompactable, stateDifference, type CompactGame, type FullLogRow } from '../games/index.js';
+import { recordSourcesSql } from '../history/history.sql.js';
+import { recordOfRow } from '../history/stored-records.js';
 import { registry } from '../metrics/metrics.js';
 import { JobQueue } from '../outbox/job-queue.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import {
   candidatesSql,
   dropLiveTricksSql,
+  dropRecordSql,
   dropStateSql,
   lockedGameSql,
   logRowsSql,
@@ -17,6 +21,7 @@ import {
   packTricksSql,
   replaceLogSql,
   setMarkSql,
+  storedRecordSql,
   unequalTricksSql,
   unpackTricksSql,
 } from './compaction.sql.js';
@@ -111,8 +116,10 @@ export class CompactionService implements OnModuleInit {
       if (!game || game.status !== 'finished' || game.imported) return 'done';
       const facts: CompactGame = { preset: game.preset, options: game.options, firstDealer: game.first_dealer, seats: game.seats, seeds: game.seeds as string[] };
       if (game.compacted) {
-        if (game.state === null || game.entries === null) return 'done';
-        return (await this.dropState(tx, gameId, facts, game.entries, game.state)) ? 'compacted' : 'done';
+        if (game.entries === null) return 'done';
+        const state = game.state !== null && (await this.dropState(tx, gameId, facts, game.entries, game.state));
+        const record = await this.dropRecord(tx, gameId);
+        return state || record ? 'compacted' : 'done';
       }
       const rows: FullLogRow[] = (await queryRows(tx, logRowsSql(gameId))).map((r) => ({
         seq: r.seq,
@@ -150,8 +157,32 @@ export class CompactionService implements OnModuleInit {
       await queryRows(tx, replaceLogSql(gameId, entries));
       await this.packTricks(tx, gameId);
       await queryRows(tx, dropStateSql(gameId));
+      await this.dropRecord(tx, gameId);
       return 'compacted';
     });
+  }
+
+  /**
+   * A compacted game's stored record deleted, in the caller's transaction, when the record built
+   * from its compact log (what GamesService.record and the export then build) is the same text;
+   * else it stays, with a warning. Whether it went.
+   */
+  private async dropRecord(tx: RowReader, gameId: string): Promise<boolean> {
+    const [stored] = await queryRows(tx, storedRecordSql(gameId));
+    if (!stored) return false;
+    const [source] = await queryRows(tx, recordSourcesSql([gameId], false));
+    let built: string;
+    try {
+      built = source?.compact ? toJsonColumn(recordOfRow(source)) : '';
+    } catch (error) {
+      built = `(the build failed: ${error instanceof Error ? error.message : String(error)})`;
+    }
+    if (built !== stored.text) {
+      this.log.warn(`game ${gameId}: its record stays stored (the one built from the compact log differs: ${built.slice(0, 200)})`);
+      return false;
+    }
+    const [{ dropped }] = await queryRows(tx, dropRecordSql(gameId));
+    return dropped === 1;
   }
 
   /**

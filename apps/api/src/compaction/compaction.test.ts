@@ -216,8 +216,9 @@ describe('compaction of finished games', () => {
     const ids = games.map((g) => g.gameId);
     expect(await prisma.trick.count({ where: { gameId: { in: ids } } })).toBe(0);
     expect(await prisma.deal.count({ where: { gameId: { in: ids }, playedTricks: { not: null } } })).toBeGreaterThanOrEqual(games.length);
-    // And the games rows' state: rebuilt from the compact log by every read from now on.
+    // And the games rows' state and the stored records: rebuilt from the compact log by every read from now on.
     expect(await storedStates(ids)).toBe(0);
+    expect(await prisma.storedRecord.count({ where: { gameId: { in: ids } } })).toBe(0);
     for (const g of games) {
       const after = await readAll(g);
       const was = before.get(g.gameId)!;
@@ -297,6 +298,17 @@ describe('compaction of finished games', () => {
     expect(await compaction.compact(g.gameId)).toBe('kept');
     expect(await prisma.compactLog.count({ where: { gameId: g.gameId } })).toBe(0);
     expect(await storedStates([g.gameId])).toBe(1);
+  }, 120_000);
+
+  it('keeps a stored record that the compact log does not build the same (an edited one), the log compacted all the same', async () => {
+    const g = await play('short', 11, 3, { after: 5, how: 'resign' });
+    await prisma.$executeRaw`UPDATE game_records SET record = ('{"edited":true,' || substr(record::text, 2))::json WHERE game_id = ${g.gameId}::uuid`;
+    const was = await readAll(g);
+    expect(await compaction.compact(g.gameId)).toBe('compacted');
+    expect(await prisma.storedRecord.count({ where: { gameId: g.gameId } })).toBe(1);
+    expect(await storedStates([g.gameId])).toBe(0);
+    const after = await readAll(g);
+    for (const [label, text] of was) expect(`${label}: ${after.get(label)}`).toBe(`${label}: ${text}`);
   }, 120_000);
 
   it('keeps as rows tricks the packed form cannot read back (a card it does not know), the log compacted all the same', async () => {

@@ -311,6 +311,22 @@ function replaySteps(game: CompactGame, coded: readonly CodedEntry[], keepStates
   return replay(game, coded, keepStates).steps;
 }
 
+/**
+ * The moves of a compacted log as a record takes them (deals, ends and vacations left out), each
+ * with its deal (the deals before it, less one), as `move` the JSON a log row held: without a
+ * replay, for a compacted game's record (its stored one is dropped at compaction once this gives
+ * the same text: buildRecord).
+ */
+export function recordMoves(stored: Uint8Array): { dealIndex: number; move: unknown }[] {
+  const moves: { dealIndex: number; move: unknown }[] = [];
+  let deal = -1;
+  for (const c of decodeLog(stored)) {
+    if (c.kind === 'deal') deal++;
+    else if (c.kind !== 'end' && c.kind !== 'away' && c.kind !== 'back') moves.push({ dealIndex: deal, move: c.move === null ? null : asJson(c.move) });
+  }
+  return moves;
+}
+
 /** The log's rows rebuilt from its compact form (without keys and answers: see earlierRequest). */
 export function rebuildLog(game: CompactGame, stored: Uint8Array): LogRow[] {
   return rebuildGame(game, stored).rows;

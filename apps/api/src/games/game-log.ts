@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { fromJsonColumn } from '../common/json-column.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { decodeState, type GameState } from '@mizerka/rules';
-import { earlierRequest, rebuildGame, type CompactGame } from './compact-log.js';
+import { earlierRequest, rebuildGame, recordMoves, type CompactGame } from './compact-log.js';
 import { bytesHex } from './dealing.js';
 import { LOG_ROW, type LogRow } from './log-row.js';
 
@@ -53,6 +53,12 @@ export class GameLogReader {
     const found = await this.rebuild(gameId);
     if (!found) throw new Error(`game ${gameId}: no state stored and no compact log to rebuild it from`);
     return decodeState(JSON.parse(found.state));
+  }
+
+  /** A compacted game's moves as its record takes them (compact-log.ts recordMoves); null when its log is still rows. */
+  async recordMoves(gameId: string): Promise<{ dealIndex: number; move: unknown }[] | null> {
+    const row = await this.prisma.compactLog.findUnique({ where: { gameId }, select: { entries: true } });
+    return row ? recordMoves(row.entries) : null;
   }
 
   private async rebuild(gameId: string): Promise<Rebuilt | null> {

@@ -342,14 +342,18 @@ export class GamesService {
     if (game.revealHeld) {
       throw forbidden("The record of a duplicate board's game would reveal the board's decks to tables still playing it; it is available once the board is released");
     }
-    // Stored at the game's end (by the history module, with this same builder); built here until then.
+    // Stored at the game's end (by the history module, with this same builder); built here until
+    // then, and once the game is compacted (the compaction drops the stored one: its moves are the
+    // compact log's).
     if (game.record) return game.record.record as unknown as GameRecord & { players: string[] };
-    const moves = await this.prisma.gameEvent.findMany({
-      // The moves alone: not the deals, ends and vacations (away, back) the log also holds.
-      where: { gameId, kind: { notIn: ['deal', 'end', 'away', 'back'] } },
-      orderBy: { seq: 'asc' },
-      select: { dealIndex: true, move: true },
-    });
+    const moves =
+      (await this.log.recordMoves(gameId)) ??
+      (await this.prisma.gameEvent.findMany({
+        // The moves alone: not the deals, ends and vacations (away, back) the log also holds.
+        where: { gameId, kind: { notIn: ['deal', 'end', 'away', 'back'] } },
+        orderBy: { seq: 'asc' },
+        select: { dealIndex: true, move: true },
+      }));
     const deals = game.deals.map((d) => ({ deck: d.deck, seed: d.seed ? bytesHex(d.seed) : null }));
     return buildRecord({ ...game, deals, players: seatNamesOf(game.seats, game.seatNames, game.players), bots: botMarksOf(game.seats, game.players, game.seatBots), moves });
   }

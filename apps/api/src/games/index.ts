@@ -22,7 +22,7 @@ export { gameCommitSql } from './game-commit.sql.js';
 export { GameFollowers } from './game-followers.js';
 export { GameLogBus } from './game-log-bus.js';
 export { GameLogReader } from './game-log.js';
-export { COMPACT_FORMAT, differences, encodeLog, NotCompactable, stateDifference, type CompactGame, type FullLogRow } from './compact-log.js';
+export { COMPACT_FORMAT, differences, encodeLog, NotCompactable, recordMoves, stateDifference, type CompactGame, type FullLogRow } from './compact-log.js';
 export { logEntryView } from './game-log-follower.js';
 export type { LogRow } from './game-followers.js';
 export { gamePlayers, importedSeats, SEAT_PLAYER, type SeatRow } from './game-players.js';
