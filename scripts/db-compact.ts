@@ -16,7 +16,7 @@ const USAGE = `npm run db:compact -- [--after-seconds N] [--from-start]
   --after-seconds N   compact games finished at least N seconds ago (default 0: all finished games)
   --from-start        look at every finished game, not only those since the job's mark: once, after
                       migration finished_state_rebuilt, for the games compacted before it (their
-                      stored state then goes)
+                      stored state and record then go)
 
 Needs DATABASE_URL, migrated (npm run db:migrate).
 `;
