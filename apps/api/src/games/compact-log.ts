@@ -228,12 +228,13 @@ function decodeLog(stored: Uint8Array): CodedEntry[] {
 
 // ---- rebuilding -----------------------------------------------------------------------------
 
-const ASCII = /^[\x00-\x7f]*$/;
+/** A character beyond U+007F (where UTF-16 units and UTF-8 bytes may order differently). */
+const NOT_ASCII = /[\u0080-\uffff]/;
 
 /** Shorter first, then by bytes: between ASCII keys (every key here) the bytes' order is the strings' own. */
 function jsonbKeyOrder(a: string, b: string): number {
   if (a.length !== b.length) return a.length - b.length;
-  if (ASCII.test(a) && ASCII.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  if (!NOT_ASCII.test(a) && !NOT_ASCII.test(b)) return a < b ? -1 : a > b ? 1 : 0;
   return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
