@@ -64,7 +64,7 @@ describe('prisma/migrations', () => {
       expect(views.map((v) => v.view)).toEqual(['packed_tricks', 'tricks']);
       const game = '00000000-0000-4000-8000-000000000001';
       await client.query(`INSERT INTO games (id, preset, players, first_dealer, phase, state, updated_at) VALUES ($1, 'short', 3, 0, 'over', '{}', now())`, [game]);
-      await client.query(`INSERT INTO deals (game_id, index, dealer, seed_hash) VALUES ($1, 0, 0, repeat('0', 64)), ($1, 1, 1, repeat('0', 64)), ($1, 2, 2, repeat('0', 64))`, [game]);
+      await client.query(`INSERT INTO deals (game_id, index, dealer, seed_hash) VALUES ($1, 0, 0, '\\x00'), ($1, 1, 1, '\\x00'), ($1, 2, 2, '\\x00')`, [game]);
       // Deal 0 packed: 3 cards a trick; trick 0 led by seat 1, won by 2: 2C (0), AS (51), TD (21);
       // trick 1 led by 2, won by 0: 7H (31), KC (11), QS (49). Deal 1 as a row.
       await client.query(`UPDATE deals SET played_tricks = '\\x03010200331502001f0b31'::bytea WHERE game_id = $1 AND index = 0`, [game]);
@@ -79,6 +79,47 @@ describe('prisma/migrations', () => {
         { deal_index: 2, index: 0, leader: 3, cards: ['AC', 'AD', 'AH', 'AS'], winner: 1 },
       ]);
     });
+  });
+
+  it("turn the deals' hex seeds and hashes into bytes that read back as the same hex (deal_seeds_bytes), and refuse any that would not", async () => {
+    const migrations = listMigrations();
+    const at = migrations.findIndex((m) => m.endsWith('_deal_seeds_bytes'));
+    expect(at).toBeGreaterThan(0);
+    const before = await mkdtemp(join(tmpdir(), 'mizerka-migrations-'));
+    const game = '00000000-0000-4000-8000-000000000002';
+    const seed = '0123456789abcdef0123456789abcdef';
+    const hash = 'f'.repeat(32) + '0'.repeat(31) + '9';
+    const seeded = async (seedText: string) => {
+      const url = await createTestDatabase({ empty: true });
+      await applyMigrations(url, { migrationsDir: before });
+      await withClient(url, async (client) => {
+        await client.query(`INSERT INTO games (id, preset, players, first_dealer, phase, state, updated_at) VALUES ($1, 'short', 3, 0, 'over', '{}', now())`, [game]);
+        await client.query(`INSERT INTO deals (game_id, index, dealer, seed, seed_hash) VALUES ($1, 0, 0, $2, $3), ($1, 1, 1, NULL, $3)`, [game, seedText, hash]);
+      });
+      return url;
+    };
+    try {
+      await cp(join(migrationsDir(), 'migration_lock.toml'), join(before, 'migration_lock.toml'));
+      for (const m of migrations.slice(0, at)) await cp(join(migrationsDir(), m), join(before, m), { recursive: true });
+      const url = await seeded(seed);
+      expect(await applyMigrations(url)).toEqual({ applied: migrations.slice(at) });
+      await withClient(url, async (client) => {
+        const { rows } = await client.query(`SELECT index, encode(seed, 'hex') AS seed, encode(seed_hash, 'hex') AS hash, length(seed_hash) AS bytes FROM deals ORDER BY index`);
+        expect(rows).toEqual([
+          { index: 0, seed, hash, bytes: 32 },
+          { index: 1, seed: null, hash, bytes: 32 },
+        ]);
+      });
+      // An uppercase seed would come back lowercase: the migration stops, the table as it was.
+      const upper = await seeded(seed.toUpperCase());
+      await expect(applyMigrations(upper)).rejects.toThrow(/not lowercase hex/);
+      await withClient(upper, async (client) => {
+        const { rows } = await client.query(`SELECT seed FROM deals WHERE index = 0`);
+        expect(rows).toEqual([{ seed: seed.toUpperCase() }]);
+      });
+    } finally {
+      await rm(before, { recursive: true, force: true });
+    }
   });
 
   it('applied at boot, are what `prisma migrate deploy` and `prisma migrate status` accept, and the other way round', async () => {

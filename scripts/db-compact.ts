@@ -6,20 +6,24 @@
 import { parseArgs } from 'node:util';
 import { ConfigService } from '@nestjs/config';
 import { CompactionService } from '../apps/api/src/compaction/compaction.service.js';
+import { MARK as COMPACTION_MARK } from '../apps/api/src/compaction/compaction.sql.js';
 import type { JobQueue } from '../apps/api/src/outbox/job-queue.js';
 import { PrismaService } from '../apps/api/src/prisma/prisma.service.js';
 import { serverSettings } from './server-settings.js';
 
-const USAGE = `npm run db:compact -- [--after-seconds N]
+const USAGE = `npm run db:compact -- [--after-seconds N] [--from-start]
 
   --after-seconds N   compact games finished at least N seconds ago (default 0: all finished games)
+  --from-start        look at every finished game, not only those since the job's mark: once, after
+                      migration finished_state_rebuilt, for the games compacted before it (their
+                      stored state and record then go)
 
 Needs DATABASE_URL, migrated (npm run db:migrate).
 `;
 
 let status = 0;
 try {
-  const { values } = parseArgs({ options: { 'after-seconds': { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } });
+  const { values } = parseArgs({ options: { 'after-seconds': { type: 'string' }, 'from-start': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } });
   if (values.help) {
     process.stdout.write(USAGE);
     process.exit(0);
@@ -36,6 +40,7 @@ try {
   const prisma = new PrismaService(config.databaseUrl, settings as never);
   // The job queue only schedules the server's hourly runs: this run is the script's own.
   const compaction = new CompactionService(prisma, null as unknown as JobQueue, settings as never);
+  if (values['from-start']) await prisma.jobMark.deleteMany({ where: { name: COMPACTION_MARK } });
   const started = performance.now();
   // `now` a second ahead: with --after-seconds 0 a game that ended this very second is included.
   const counts = await compaction.run(new Date(Date.now() + (after === 0 ? 1000 : 0)));

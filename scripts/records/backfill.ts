@@ -48,8 +48,9 @@ export async function backfillRecords(options: BackfillOptions): Promise<Backfil
     // $1 is always passed, so that both forms take the same parameters.
     const todo = playerIds
       ? `FROM games g WHERE g.id IN (SELECT s.game_id FROM game_seats s WHERE s.player_id = ANY($1::uuid[])) AND g.status = 'finished'
-           AND NOT EXISTS (SELECT 1 FROM game_records r WHERE r.game_id = g.id)`
-      : `FROM games g WHERE g.status = 'finished' AND NOT EXISTS (SELECT 1 FROM game_records r WHERE r.game_id = g.id) AND $1::uuid[] IS NULL`;
+           AND NOT EXISTS (SELECT 1 FROM game_records r WHERE r.game_id = g.id) AND NOT EXISTS (SELECT 1 FROM compact_logs c WHERE c.game_id = g.id)`
+      : `FROM games g WHERE g.status = 'finished' AND NOT EXISTS (SELECT 1 FROM game_records r WHERE r.game_id = g.id)
+           AND NOT EXISTS (SELECT 1 FROM compact_logs c WHERE c.game_id = g.id) AND $1::uuid[] IS NULL`;
     const missing = (await db.query<{ n: number }>(`SELECT count(*)::int AS n ${todo}`, [playerIds])).rows[0].n;
     const next = `SELECT g.id::text AS id, g.created_at ${todo} AND (g.created_at, g.id) > ($2::timestamptz, $4::uuid)
       ORDER BY g.created_at, g.id LIMIT $3::int`;

@@ -1,21 +1,27 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Counter, Gauge } from 'prom-client';
+import { toJsonColumn } from '../common/json-column.js';
 import { queryRows, type RowReader } from '../common/sql-query.js';
 import type { AppConfig } from '../config/app-config.js';
-import { differences, encodeLog, NotCompactable, type CompactGame, type FullLogRow } from '../games/index.js';
+import { differences, encodeLog, NotCompactable, stateDifference, type CompactGame, type FullLogRow } from '../games/index.js';
+import { recordSourcesSql } from '../history/history.sql.js';
+import { recordOfRow } from '../history/stored-records.js';
 import { registry } from '../metrics/metrics.js';
 import { JobQueue } from '../outbox/job-queue.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import {
   candidatesSql,
   dropLiveTricksSql,
+  dropRecordSql,
+  dropStateSql,
   lockedGameSql,
   logRowsSql,
   markSql,
   packTricksSql,
   replaceLogSql,
   setMarkSql,
+  storedRecordSql,
   unequalTricksSql,
   unpackTricksSql,
 } from './compaction.sql.js';
@@ -48,8 +54,10 @@ const NO_ID = '00000000-0000-0000-0000-000000000000';
  * finished more than COMPACT_AFTER_SECONDS ago, with its record stored, has its game_events rows
  * replaced by one compact_logs row (games/compact-log.ts), from which GameLogReader rebuilds every
  * entry, and its tricks rows (live_tricks) by a bytea per deal (deals.played_tricks), which the view
- * `tricks` reads as the same rows. Each game in its own transaction, with its row locked, and only when the rebuild from the
- * compact form equals the rows field by field (and every kept answer of a retried move): a run
+ * `tricks` reads as the same rows, and its games row's `state` is dropped (GameLogReader.state rebuilds
+ * it). Each game in its own transaction, with its row locked, and only when the rebuild from the
+ * compact form equals the rows field by field (and every kept answer of a retried move, and the
+ * final state): a run
  * stopped anywhere leaves each game whole in one form or the other, and a game compacted twice is
  * left as it is. The job's mark (job_marks) says how far it has been: a run starts there.
  */
@@ -97,11 +105,22 @@ export class CompactionService implements OnModuleInit {
     return counts;
   }
 
-  /** One game, in one transaction: its log's rows become its compact row, if that loses nothing. */
+  /**
+   * One game, in one transaction: its log's rows become its compact row, if that loses nothing;
+   * then its stored state goes, if the compact log rebuilds it the same. (A game compacted before
+   * the state was dropped has only the second step left: 'compacted' too.)
+   */
   async compact(gameId: string): Promise<Compaction> {
     return this.prisma.$transaction(async (tx) => {
       const [game] = await queryRows(tx, lockedGameSql(gameId));
-      if (!game || game.status !== 'finished' || game.imported || game.compacted) return 'done';
+      if (!game || game.status !== 'finished' || game.imported) return 'done';
+      const facts: CompactGame = { preset: game.preset, options: game.options, firstDealer: game.first_dealer, seats: game.seats, seeds: game.seeds as string[] };
+      if (game.compacted) {
+        if (game.entries === null) return 'done';
+        const state = game.state !== null && (await this.dropState(tx, gameId, facts, game.entries, game.state));
+        const record = await this.dropRecord(tx, gameId);
+        return state || record ? 'compacted' : 'done';
+      }
       const rows: FullLogRow[] = (await queryRows(tx, logRowsSql(gameId))).map((r) => ({
         seq: r.seq,
         kind: r.kind,
@@ -120,7 +139,6 @@ export class CompactionService implements OnModuleInit {
       }));
       if (rows.length === 0) return 'done';
       if (game.seeds.some((s) => s === null)) return this.kept(gameId, 'a deal without a seed');
-      const facts: CompactGame = { preset: game.preset, options: game.options, firstDealer: game.first_dealer, seats: game.seats, seeds: game.seeds as string[] };
       let entries: Buffer;
       try {
         entries = encodeLog(rows);
@@ -130,15 +148,61 @@ export class CompactionService implements OnModuleInit {
       }
       let lost: string | null;
       try {
-        lost = differences(gameId, facts, rows, entries);
+        // With the stored state: dropped below, it must be the one the log rebuilds.
+        lost = differences(gameId, facts, rows, entries, game.state ?? undefined);
       } catch (error) {
         lost = `the rebuild failed: ${error instanceof Error ? error.message : String(error)}`;
       }
       if (lost !== null) return this.kept(gameId, lost);
       await queryRows(tx, replaceLogSql(gameId, entries));
       await this.packTricks(tx, gameId);
+      await queryRows(tx, dropStateSql(gameId));
+      await this.dropRecord(tx, gameId);
       return 'compacted';
     });
+  }
+
+  /**
+   * A compacted game's stored record deleted, in the caller's transaction, when the record built
+   * from its compact log (what GamesService.record and the export then build) is the same text;
+   * else it stays, with a warning. Whether it went.
+   */
+  private async dropRecord(tx: RowReader, gameId: string): Promise<boolean> {
+    const [stored] = await queryRows(tx, storedRecordSql(gameId));
+    if (!stored) return false;
+    const [source] = await queryRows(tx, recordSourcesSql([gameId], false));
+    let built: string;
+    try {
+      built = source?.compact ? toJsonColumn(recordOfRow(source)) : '';
+    } catch (error) {
+      built = `(the build failed: ${error instanceof Error ? error.message : String(error)})`;
+    }
+    if (built !== stored.text) {
+      this.log.warn(`game ${gameId}: its record stays stored (the one built from the compact log differs: ${built.slice(0, 200)})`);
+      return false;
+    }
+    const [{ dropped }] = await queryRows(tx, dropRecordSql(gameId));
+    return dropped === 1;
+  }
+
+  /**
+   * The game's stored state (games.state) set to NULL, in the caller's transaction, when the state
+   * its compact log rebuilds (what GameLogReader.state then serves) equals it; else it stays, with
+   * a warning. Whether it went.
+   */
+  private async dropState(tx: RowReader, gameId: string, facts: CompactGame, entries: Uint8Array, state: unknown): Promise<boolean> {
+    let lost: string | null;
+    try {
+      lost = stateDifference(facts, entries, state);
+    } catch (error) {
+      lost = `the rebuild failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    if (lost !== null) {
+      this.log.warn(`game ${gameId}: its state stays stored (${lost})`);
+      return false;
+    }
+    const [{ dropped }] = await queryRows(tx, dropStateSql(gameId));
+    return dropped === 1;
   }
 
   /**

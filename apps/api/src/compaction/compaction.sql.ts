@@ -11,7 +11,10 @@ export const MARK = 'compaction';
 /**
  * Up to `batch` games finished after (`from`, `fromId`) and at or before `until`, by finished_at
  * then id (games_finished_at_id_idx), that may be compacted: played here (an imported game's
- * deals hold decks, not seeds), with their record stored, and not compacted yet.
+ * deals hold decks, not seeds), with their record stored: not compacted yet, or compacted before
+ * compaction dropped the stored state and record (`dropStateSql`, `dropRecordSql`; a game whose
+ * record could not be rebuilt the same keeps it, and is looked at again by a run from the start);
+ * or compacted with its state still stored.
  */
 export function candidatesSql(from: Date, fromId: string, until: Date, batch: number) {
   return sqlQuery(
@@ -21,8 +24,8 @@ export function candidatesSql(from: Date, fromId: string, until: Date, batch: nu
         FROM games g
        WHERE (g.finished_at, g.id) > (${from}::timestamptz, ${fromId}::uuid) AND g.finished_at <= ${until}::timestamptz
          AND g.status = 'finished' AND g.imported_by IS NULL
-         AND EXISTS (SELECT 1 FROM game_records r WHERE r.game_id = g.id)
-         AND NOT EXISTS (SELECT 1 FROM compact_logs c WHERE c.game_id = g.id)
+         AND (EXISTS (SELECT 1 FROM game_records r WHERE r.game_id = g.id)
+              OR g.state IS NOT NULL AND EXISTS (SELECT 1 FROM compact_logs c WHERE c.game_id = g.id))
        ORDER BY g.finished_at, g.id
        LIMIT ${batch}::int`,
   );
@@ -40,12 +43,15 @@ export function lockedGameSql(gameId: string) {
       compacted: z.boolean(),
       seats: z.array(z.string()),
       seeds: z.array(z.string().nullable()),
+      state: jsonColumn(z.unknown()),
+      entries: z.instanceof(Uint8Array).nullable(),
     }),
     Prisma.sql`
       SELECT g.status::text AS status, g.preset, g.options, g.first_dealer::int AS first_dealer, g.imported_by IS NOT NULL AS imported,
-             EXISTS (SELECT 1 FROM compact_logs c WHERE c.game_id = g.id) AS compacted,
+             EXISTS (SELECT 1 FROM compact_logs c WHERE c.game_id = g.id) AS compacted, g.state,
+             (SELECT c.entries FROM compact_logs c WHERE c.game_id = g.id) AS entries,
              ARRAY(SELECT s.player_id::text FROM game_seats s WHERE s.game_id = g.id ORDER BY s.seat) AS seats,
-             ARRAY(SELECT d.seed FROM deals d WHERE d.game_id = g.id ORDER BY d.index) AS seeds
+             ARRAY(SELECT encode(d.seed, 'hex') FROM deals d WHERE d.game_id = g.id ORDER BY d.index) AS seeds
         FROM games g WHERE g.id = ${gameId}::uuid
          FOR UPDATE OF g`,
   );
@@ -85,6 +91,27 @@ export function replaceLogSql(gameId: string, entries: Buffer) {
       WITH kept AS (INSERT INTO compact_logs (game_id, entries) VALUES (${gameId}::uuid, ${entries}) RETURNING game_id),
            gone AS (DELETE FROM game_events e USING kept WHERE e.game_id = kept.game_id RETURNING 1)
       SELECT count(*)::int AS deleted FROM gone`,
+  );
+}
+
+/** A compacted game's stored state goes, once it is known to equal the one its compact log rebuilds (GameLogReader.state). */
+export function dropStateSql(gameId: string) {
+  return sqlQuery(
+    z.object({ dropped: z.number() }),
+    Prisma.sql`WITH gone AS (UPDATE games SET state = NULL WHERE id = ${gameId}::uuid AND state IS NOT NULL RETURNING 1) SELECT count(*)::int AS dropped FROM gone`,
+  );
+}
+
+/** The game's stored record, as its text. */
+export function storedRecordSql(gameId: string) {
+  return sqlQuery(z.object({ text: z.string() }), Prisma.sql`SELECT record::text AS text FROM game_records WHERE game_id = ${gameId}::uuid`);
+}
+
+/** A compacted game's stored record goes, once the one built from its compact log is the same text (GamesService.record, the export build it then). */
+export function dropRecordSql(gameId: string) {
+  return sqlQuery(
+    z.object({ dropped: z.number() }),
+    Prisma.sql`WITH gone AS (DELETE FROM game_records WHERE game_id = ${gameId}::uuid RETURNING 1) SELECT count(*)::int AS dropped FROM gone`,
   );
 }
 

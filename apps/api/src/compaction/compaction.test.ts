@@ -3,7 +3,8 @@ import { startTestApp, type TestApp } from '../../../../test/app.js';
 import { waitFor } from '../../../../test/wait.js';
 import { loadConfig } from '../config/app-config.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY, type TestPlayer } from '../games/games.test-kit.js';
-import { GameLogReader } from '../games/index.js';
+import { encodeState } from '@mizerka/rules';
+import { GameLogReader, GameStore } from '../games/index.js';
 import { seatlessMove } from '../moves/move-input.js';
 import { MovesService } from '../moves/moves.service.js';
 import { PrismaService } from '../prisma/prisma.service.js';
@@ -165,12 +166,25 @@ async function readAll(g: Played): Promise<Map<string, string>> {
     JSON.stringify(await prisma.$queryRaw`SELECT deal_index, count(*)::int AS n, array_agg(winner ORDER BY index) AS winners FROM tricks WHERE game_id = ${g.gameId}::uuid GROUP BY 1 ORDER BY 1`),
   );
   out.set('deals rows', JSON.stringify(await prisma.deal.findMany({ where: { gameId: g.gameId }, orderBy: { index: 'asc' }, omit: { playedTricks: true } })));
+  // The move path's read (the stored state, or once compacted the state its compact log rebuilds).
+  for (const [i, viewer] of viewers.entries()) {
+    const read = await t.app.get(GameStore).read(g.gameId, viewer?.id ?? null, null);
+    out.set(`store read ${i}`, JSON.stringify({ ...read, state: JSON.parse(encodeState(read!.state)) }));
+  }
   return out;
+}
+
+/** Games whose games row still stores their state. */
+async function storedStates(ids: readonly string[]): Promise<number> {
+  const [{ n }] = await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM games WHERE id = ANY(${ids}::uuid[]) AND state IS NOT NULL`;
+  return n;
 }
 
 describe('compaction of finished games', () => {
   const games: Played[] = [];
   const before = new Map<string, Map<string, string>>();
+  /** The games rows' `state` as stored before compaction (json text). */
+  const states = new Map<string, string>();
 
   it('plays finished games of several presets and endings', async () => {
     await loadTypes();
@@ -179,6 +193,10 @@ describe('compaction of finished games', () => {
     games.push(await play('classic-4', 3, 4, { after: 35, how: 'forfeit' }));
     games.push(await play('short-4', 4, 4, { after: 25, how: 'resign' }));
     for (const g of games) before.set(g.gameId, await readAll(g));
+    for (const r of await prisma.$queryRaw<{ id: string; state: string }[]>`SELECT id::text, state::text FROM games WHERE id = ANY(${games.map((g) => g.gameId)}::uuid[])`) {
+      states.set(r.id, r.state);
+    }
+    expect(states.size).toBe(games.length);
     expect(games.every((g) => g.keyed.length > 10)).toBe(true);
   }, 600_000);
 
@@ -198,6 +216,9 @@ describe('compaction of finished games', () => {
     const ids = games.map((g) => g.gameId);
     expect(await prisma.trick.count({ where: { gameId: { in: ids } } })).toBe(0);
     expect(await prisma.deal.count({ where: { gameId: { in: ids }, playedTricks: { not: null } } })).toBeGreaterThanOrEqual(games.length);
+    // And the games rows' state and the stored records: rebuilt from the compact log by every read from now on.
+    expect(await storedStates(ids)).toBe(0);
+    expect(await prisma.storedRecord.count({ where: { gameId: { in: ids } } })).toBe(0);
     for (const g of games) {
       const after = await readAll(g);
       const was = before.get(g.gameId)!;
@@ -227,6 +248,24 @@ describe('compaction of finished games', () => {
     expect(await prisma.compactLog.findMany({ orderBy: { gameId: 'asc' } })).toEqual(stored);
   });
 
+  it('drops the state of a game compacted before the state was dropped (db:compact --from-start), only when the rebuild equals it', async () => {
+    const [a, b] = games;
+    // b's row given a's state: a state its compact log does not rebuild; a's its own, as before the change.
+    await prisma.$executeRaw`UPDATE games SET state = ${states.get(a.gameId)}::json WHERE id = ${a.gameId}::uuid`;
+    await prisma.$executeRaw`UPDATE games SET state = ${states.get(a.gameId)}::json WHERE id = ${b.gameId}::uuid`;
+    await prisma.jobMark.deleteMany({ where: { name: 'compaction' } });
+    expect(await compaction.run(new Date(Date.now() + 12 * DAY))).toEqual({ compacted: 1, done: 1, kept: 0 });
+    expect(await storedStates([a.gameId])).toBe(0);
+    expect(await storedStates([b.gameId])).toBe(1);
+    const after = await readAll(a);
+    for (const [label, text] of before.get(a.gameId)!) expect(`${label}: ${after.get(label)}`).toBe(`${label}: ${text}`);
+    // b with its own state again: dropped by the next look at it.
+    await prisma.$executeRaw`UPDATE games SET state = ${states.get(b.gameId)}::json WHERE id = ${b.gameId}::uuid`;
+    expect(await compaction.compact(b.gameId)).toBe('compacted');
+    expect(await storedStates([b.gameId])).toBe(0);
+    expect(await compaction.compact(b.gameId)).toBe('done');
+  }, 120_000);
+
   it('picks up where a run stopped: games left as rows are compacted by the next run, from its mark', async () => {
     const more = [await play('short', 5, 3, { after: 12, how: 'resign' }), await play('short', 6, 3, { after: 9, how: 'forfeit' }), await play('bidding-4', 7, 4, { after: 8, how: 'resign' })];
     // The runs above were as of days ahead, and so is their mark: back to where a run of today leaves it.
@@ -251,6 +290,25 @@ describe('compaction of finished games', () => {
     expect(await compaction.compact(g.gameId)).toBe('kept');
     expect(await prisma.compactLog.count({ where: { gameId: g.gameId } })).toBe(0);
     expect(await prisma.gameEvent.count({ where: { gameId: g.gameId } })).toBeGreaterThan(5);
+  }, 120_000);
+
+  it('keeps as rows, state and all, a log whose replay does not end in the stored state', async () => {
+    const g = await play('short', 10, 3, { after: 8, how: 'resign' });
+    await prisma.$executeRaw`UPDATE games SET state = ${states.get(games[0].gameId)}::json WHERE id = ${g.gameId}::uuid`;
+    expect(await compaction.compact(g.gameId)).toBe('kept');
+    expect(await prisma.compactLog.count({ where: { gameId: g.gameId } })).toBe(0);
+    expect(await storedStates([g.gameId])).toBe(1);
+  }, 120_000);
+
+  it('keeps a stored record that the compact log does not build the same (an edited one), the log compacted all the same', async () => {
+    const g = await play('short', 11, 3, { after: 5, how: 'resign' });
+    await prisma.$executeRaw`UPDATE game_records SET record = ('{"edited":true,' || substr(record::text, 2))::json WHERE game_id = ${g.gameId}::uuid`;
+    const was = await readAll(g);
+    expect(await compaction.compact(g.gameId)).toBe('compacted');
+    expect(await prisma.storedRecord.count({ where: { gameId: g.gameId } })).toBe(1);
+    expect(await storedStates([g.gameId])).toBe(0);
+    const after = await readAll(g);
+    for (const [label, text] of was) expect(`${label}: ${after.get(label)}`).toBe(`${label}: ${text}`);
   }, 120_000);
 
   it('keeps as rows tricks the packed form cannot read back (a card it does not know), the log compacted all the same', async () => {

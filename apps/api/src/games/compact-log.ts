@@ -4,6 +4,8 @@ import {
   apply,
   cardName,
   dealIndex,
+  decodeState,
+  encodeState,
   endGame,
   makeRules,
   moveFromJson,
@@ -226,11 +228,21 @@ function decodeLog(stored: Uint8Array): CodedEntry[] {
 
 // ---- rebuilding -----------------------------------------------------------------------------
 
+/** A character beyond U+007F (where UTF-16 units and UTF-8 bytes may order differently). */
+const NOT_ASCII = /[\u0080-\uffff]/;
+
+/** Shorter first, then by bytes: between ASCII keys (every key here) the bytes' order is the strings' own. */
+function jsonbKeyOrder(a: string, b: string): number {
+  if (a.length !== b.length) return a.length - b.length;
+  if (!NOT_ASCII.test(a) && !NOT_ASCII.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
 /** A value with its object keys in jsonb's order (shorter first, then by bytes): as a jsonb column reads back. */
 export function jsonbOrdered(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(jsonbOrdered);
   if (value === null || typeof value !== 'object') return value;
-  const keys = Object.keys(value).sort((a, b) => a.length - b.length || Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const keys = Object.keys(value).sort(jsonbKeyOrder);
   const out: Record<string, unknown> = {};
   for (const key of keys) {
     const v = (value as Record<string, unknown>)[key];
@@ -248,8 +260,11 @@ interface Step {
   state: GameState;
 }
 
-/** Replays the coded entries on the game's rules and seeds: each entry's events, deal index and state after. */
-function replaySteps(game: CompactGame, coded: readonly CodedEntry[], keepStates: boolean): Step[] {
+/**
+ * Replays the coded entries on the game's rules and seeds: each entry's events, deal index and
+ * state after (each entry's only with `keepStates`; the last one always, as `state`).
+ */
+function replay(game: CompactGame, coded: readonly CodedEntry[], keepStates: boolean): { steps: Step[]; state: GameState } {
   const rules = makeRules(game.preset, game.options as never);
   if (!rules.ok) throw new Error(`compact log: rules ${game.preset}: ${rules.error.rule}`);
   let state = newGame(rules.value, game.firstDealer);
@@ -299,12 +314,75 @@ function replaySteps(game: CompactGame, coded: readonly CodedEntry[], keepStates
       },
     });
   });
-  return steps;
+  return { steps, state };
+}
+
+function replaySteps(game: CompactGame, coded: readonly CodedEntry[], keepStates: boolean): Step[] {
+  return replay(game, coded, keepStates).steps;
+}
+
+/**
+ * The moves of a compacted log as a record takes them (deals, ends and vacations left out), each
+ * with its deal (the deals before it, less one), as `move` the JSON a log row held: without a
+ * replay, for a compacted game's record (its stored one is dropped at compaction once this gives
+ * the same text: buildRecord).
+ */
+export function recordMoves(stored: Uint8Array): { dealIndex: number; move: unknown }[] {
+  const moves: { dealIndex: number; move: unknown }[] = [];
+  let deal = -1;
+  for (const c of decodeLog(stored)) {
+    if (c.kind === 'deal') deal++;
+    // The decoded move is plain JSON already (parsed, or a play's seat and card): only its keys'
+    // order is jsonb's to give, without asJson's round trip through text (most of an export's time).
+    else if (c.kind === 'play') {
+      const { seat, play } = c.move as { seat: number | null; play: string };
+      moves.push({ dealIndex: deal, move: { play, seat } }); // jsonb's order: as long, 'play' < 'seat'
+    } else if (c.kind !== 'end' && c.kind !== 'away' && c.kind !== 'back') moves.push({ dealIndex: deal, move: jsonbOrdered(c.move) });
+  }
+  return moves;
 }
 
 /** The log's rows rebuilt from its compact form (without keys and answers: see earlierRequest). */
 export function rebuildLog(game: CompactGame, stored: Uint8Array): LogRow[] {
-  return replaySteps(game, decodeLog(stored), false).map(({ row }) => ({
+  return rebuildGame(game, stored).rows;
+}
+
+/**
+ * The log's rows and the game's state after its last entry (encodeState's text: the games row's
+ * `state` as a compacted game no longer stores it), rebuilt from its compact form.
+ */
+export function rebuildGame(game: CompactGame, stored: Uint8Array): { rows: LogRow[]; state: string } {
+  const { steps, state } = replay(game, decodeLog(stored), false);
+  return { rows: steps.map(({ row }) => logRowOf(row)), state: encodeState(state) };
+}
+
+/**
+ * Whether the state rebuilt from the compact log is the stored one (as a reader decodes it): null
+ * if so, else what differs. The compaction job drops the stored state only on null.
+ */
+export function stateDifference(game: CompactGame, stored: Uint8Array, state: unknown): string | null {
+  return stateDiff(rebuildGame(game, stored).state, state);
+}
+
+/** The state rebuilt (encodeState's text) against the stored one (as read): null when alike, key order aside. */
+function stateDiff(rebuiltText: string, state: unknown): string | null {
+  const rebuilt = canonical(JSON.parse(rebuiltText));
+  const was = canonical(JSON.parse(encodeState(decodeState(state))));
+  if (rebuilt === was) return null;
+  let at = 0;
+  while (at < was.length && was[at] === rebuilt[at]) at++;
+  return `the state rebuilt differs from the stored one at character ${at}: …${was.slice(Math.max(0, at - 40), at + 80)} ≠ …${rebuilt.slice(Math.max(0, at - 40), at + 80)}`;
+}
+
+/** JSON text with every object's keys sorted. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+function logRowOf(row: FullLogRow): LogRow {
+  return {
     seq: row.seq,
     kind: row.kind,
     dealIndex: row.dealIndex,
@@ -315,7 +393,7 @@ export function rebuildLog(game: CompactGame, stored: Uint8Array): LogRow[] {
     createdAt: row.createdAt,
     deadline: row.deadline,
     move: row.move,
-  }));
+  };
 }
 
 /**
@@ -359,11 +437,12 @@ export function earlierRequest(
 
 /**
  * Rebuilds `rows` from their encoding and compares every field a reader gets (and every kept
- * answer): the description of the first difference, or null when the encoding loses nothing.
+ * answer, and with `state` the games row's stored state against the one after the last entry):
+ * the description of the first difference, or null when the encoding loses nothing.
  */
-export function differences(gameId: string, game: CompactGame, rows: readonly FullLogRow[], stored: Uint8Array): string | null {
+export function differences(gameId: string, game: CompactGame, rows: readonly FullLogRow[], stored: Uint8Array, state?: unknown): string | null {
   const coded = decodeLog(stored);
-  const steps = replaySteps(game, coded, true);
+  const { steps, state: last } = replay(game, coded, true);
   if (steps.length !== rows.length) return `${steps.length} entries rebuilt, ${rows.length} stored`;
   for (let i = 0; i < rows.length; i++) {
     const was = rows[i];
@@ -393,5 +472,5 @@ export function differences(gameId: string, game: CompactGame, rows: readonly Fu
       }
     }
   }
-  return null;
+  return state === undefined ? null : stateDiff(encodeState(last), state);
 }

@@ -20,6 +20,19 @@ export interface NewDeal {
   events: GameEvent[];
 }
 
+/**
+ * A seed or seed hash as the hex the API shows (and seedHashOf hashes) → the bytes a deals row
+ * stores (seed 16, seed_hash 32: half the hex text's size), and back. Seeds are lowercase hex
+ * (randomBytes, boardDealSeed), so the round trip gives the same text.
+ */
+export function hexBytes(hex: string): Uint8Array<ArrayBuffer> {
+  return Uint8Array.from(Buffer.from(hex, 'hex'));
+}
+
+export function bytesHex(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString('hex');
+}
+
 export function seedHashOf(seed: string): string {
   return createHash('sha256').update(seed).digest('hex');
 }

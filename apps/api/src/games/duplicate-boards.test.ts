@@ -10,7 +10,7 @@ import { PlayerEventsService } from '../player-events/player-events.service.js';
 import { Outbox } from '../outbox/outbox.js';
 import { StoredRecords } from '../history/stored-records.js';
 import { makeRules, newGame } from '@mizerka/rules';
-import { boardDealSeed, boardFirstDealer, dealNext, newBoard } from './dealing.js';
+import { boardDealSeed, boardFirstDealer, bytesHex, dealNext, newBoard } from './dealing.js';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { GamesService } from './games.service.js';
 import { cardNamesIn, EVENT_FIELDS, GAME_QUERY, knowledge, leaked, MAKE_MOVE, pickMove, players, rng, type TestPlayer } from './games.test-kit.js';
@@ -162,7 +162,7 @@ describe('games on a duplicate board', () => {
   let b: string;
   let c: string;
   const seedsOf = async (gameId: string) =>
-    (await t.app.get(PrismaService).deal.findMany({ where: { gameId }, orderBy: { index: 'asc' }, select: { seed: true } })).map((d) => d.seed!);
+    (await t.app.get(PrismaService).deal.findMany({ where: { gameId }, orderBy: { index: 'asc' }, select: { seed: true } })).map((d) => bytesHex(d.seed!));
 
   beforeAll(async () => {
     [east, west, other] = [await players(t, 3, 'de'), await players(t, 3, 'dw'), await players(t, 3, 'dn')];

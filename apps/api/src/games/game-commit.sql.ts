@@ -40,10 +40,10 @@ export function gameCommitSql(p: GameProjection) {
   if (hasRows(p.deals)) {
     ctes.push(Prisma.sql`n AS (
       INSERT INTO deals (game_id, index, dealer, seed, deck, seed_hash, contract, declarer, bid, trump, tricks, scores, started_at, finished_at)
-      SELECT g.id, r.index, r.dealer, r.seed, r.deck, r."seedHash", r.contract, r.declarer, r.bid, r.trump, r.tricks, r.scores,
+      SELECT g.id, r.index, r.dealer, decode(r.seed, 'hex'), r.deck, decode(r."seedHash", 'hex'), r.contract, r.declarer, r.bid, r.trump, r.tricks, r.scores,
              coalesce(r."startedAt", now()), r."finishedAt"
         FROM g, jsonb_to_recordset(${json(p.deals)}::jsonb)
-             AS r(index int, dealer smallint, seed char(32), deck text[], "seedHash" char(64), contract varchar, declarer smallint,
+             AS r(index int, dealer smallint, seed text, deck text[], "seedHash" text, contract varchar, declarer smallint,
                   bid varchar, trump varchar, tricks jsonb, scores jsonb, "startedAt" timestamptz, "finishedAt" timestamptz))`);
   }
   if (p.dealUpdate) {
@@ -187,7 +187,7 @@ export function gameCommitCopy(p: GameProjection, out: GameCopyRows): void {
   for (const d of p.deals) {
     out.deals.push(
       row([
-        g.id, String(d.index), String(d.dealer), field(d.seed), d.deck === null ? '\\N' : arrayField(d.deck), d.seedHash, field(d.contract), field(d.declarer),
+        g.id, String(d.index), String(d.dealer), byteaField(d.seed), d.deck === null ? '\\N' : arrayField(d.deck), byteaField(d.seedHash), field(d.contract), field(d.declarer),
         field(d.bid), field(d.trump), jsonField(d.tricks), jsonField(d.scores), time(d.startedAt ?? written), time(d.finishedAt),
       ]),
     );
@@ -202,6 +202,11 @@ export function gameCommitCopy(p: GameProjection, out: GameCopyRows): void {
   }
   for (const t of p.tricks) out.tricks.push(row([g.id, String(t.dealIndex), String(t.index), String(t.leader), arrayField(t.cards), String(t.winner)]));
   if (p.record !== null) out.gameRecords.push(row([g.id, field(p.record), time(written)]));
+}
+
+/** bytea from hex (a seed, a seed hash), or null: bytea's hex input form, its backslash escaped for COPY. */
+function byteaField(hex: string | null): string {
+  return hex === null ? '\\N' : `\\\\x${hex}`;
 }
 
 /** text[] of names (a seat name may hold any character): each element quoted. */

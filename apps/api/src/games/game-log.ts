@@ -1,21 +1,31 @@
 import { Injectable } from '@nestjs/common';
+import { fromJsonColumn } from '../common/json-column.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { earlierRequest, rebuildLog, type CompactGame } from './compact-log.js';
+import { decodeState, type GameState } from '@mizerka/rules';
+import { earlierRequest, rebuildGame, recordMoves, type CompactGame } from './compact-log.js';
+import { bytesHex } from './dealing.js';
 import { LOG_ROW, type LogRow } from './log-row.js';
 
 export type { LogRow } from './log-row.js';
 
-/** Compacted logs rebuilt lately, by game: paging through one rebuilds it once. */
+/** Compacted logs rebuilt lately, by game: paging through one (or reading its views) rebuilds it once. */
 const CACHED_GAMES = 32;
+
+/** A compacted game rebuilt: its log's rows, and its state after the last entry as encodeState wrote it. */
+interface Rebuilt {
+  rows: LogRow[];
+  state: string;
+}
 
 /**
  * The event log's one reader: game_events while they hold the game's entries, else its compacted
  * row (compact_logs, once the compaction job replaced a finished game's rows), rebuilt by the rules
- * into the very rows game_events held. Every read of the log goes through here.
+ * into the very rows game_events held. Every read of the log goes through here, and every read of
+ * a compacted game's state (the games row no longer holds it: `state`).
  */
 @Injectable()
 export class GameLogReader {
-  private readonly rebuilt = new Map<string, LogRow[]>();
+  private readonly rebuilt = new Map<string, Rebuilt>();
 
   constructor(private readonly prisma: PrismaService) {}
 
@@ -30,6 +40,28 @@ export class GameLogReader {
 
   /** A compacted game's whole log, rebuilt; null when the game's log is still rows (or no game). */
   async compacted(gameId: string): Promise<LogRow[] | null> {
+    return (await this.rebuild(gameId))?.rows ?? null;
+  }
+
+  /**
+   * The game's state from its games row's `state` column (`stored`, as read), or, where that is
+   * NULL (the compaction job dropped it), rebuilt from its compact log: a state of its own for each
+   * call, which the caller may keep.
+   */
+  async state(gameId: string, stored: unknown): Promise<GameState> {
+    if (stored !== null) return decodeState(fromJsonColumn(stored));
+    const found = await this.rebuild(gameId);
+    if (!found) throw new Error(`game ${gameId}: no state stored and no compact log to rebuild it from`);
+    return decodeState(JSON.parse(found.state));
+  }
+
+  /** A compacted game's moves as its record takes them (compact-log.ts recordMoves); null when its log is still rows. */
+  async recordMoves(gameId: string): Promise<{ dealIndex: number; move: unknown }[] | null> {
+    const row = await this.prisma.compactLog.findUnique({ where: { gameId }, select: { entries: true } });
+    return row ? recordMoves(row.entries) : null;
+  }
+
+  private async rebuild(gameId: string): Promise<Rebuilt | null> {
     const hit = this.rebuilt.get(gameId);
     if (hit) {
       this.rebuilt.delete(gameId);
@@ -38,10 +70,10 @@ export class GameLogReader {
     }
     const found = await this.load(gameId);
     if (!found) return null;
-    const rows = rebuildLog(found.game, found.entries);
-    this.rebuilt.set(gameId, rows);
+    const rebuilt = rebuildGame(found.game, found.entries);
+    this.rebuilt.set(gameId, rebuilt);
     if (this.rebuilt.size > CACHED_GAMES) this.rebuilt.delete(this.rebuilt.keys().next().value!);
-    return rows;
+    return rebuilt;
   }
 
   /** In a compacted log: `playerId`'s request under idempotency key `key`, and its answer. */
@@ -70,7 +102,7 @@ export class GameLogReader {
     const g = row.game;
     return {
       entries: row.entries,
-      game: { preset: g.preset, options: g.options, firstDealer: g.firstDealer, seats: g.seats.map((s) => s.playerId), seeds: g.deals.map((d) => d.seed ?? '') },
+      game: { preset: g.preset, options: g.options, firstDealer: g.firstDealer, seats: g.seats.map((s) => s.playerId), seeds: g.deals.map((d) => (d.seed ? bytesHex(d.seed) : '')) },
     };
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { decodeState, type GameEvent, type GameState } from '@mizerka/rules';
+import { type GameEvent, type GameState } from '@mizerka/rules';
 import { fromJsonColumn } from '../common/json-column.js';
 import type { RowOf } from '../common/sql-query.js';
 import { isUniqueViolation } from '../prisma/errors.js';
@@ -78,7 +78,7 @@ export class GameStore {
     return {
       status: r.status,
       version: r.version,
-      state: decodeState(fromJsonColumn(r.state)),
+      state: await this.log.state(gameId, r.state),
       seat: r.seat,
       seats: r.seats ?? [],
       serverBots: r.server_bots ?? [],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomInt, randomUUID } from 'node:crypto';
-import { currentPlayer, decodeState, makeRules, newGame, view, type GameRecord } from '@mizerka/rules';
+import { currentPlayer, makeRules, newGame, view, type GameRecord } from '@mizerka/rules';
 import type { AuthenticatedPlayer } from '../auth/authenticated-player.js';
 import { badInput, forbidden, notFound } from '../common/errors.js';
 import { decodeCursor, PAGE_MAX, pageOf } from '../common/paging.js';
@@ -20,7 +20,7 @@ import type { GameClockModel, TimeoutPolicyEnum } from './models/time-control.mo
 import { gamePlayers, importedSeats, SEAT_PLAYER } from './game-players.js';
 import { botMarksOf, buildRecord, seatNamesOf } from './record.js';
 import { refuseSpectatorOfHeldBoard } from './board-reveal.js';
-import { boardFirstDealer, dealNext, isBoardSeed } from './dealing.js';
+import { boardFirstDealer, bytesHex, dealNext, isBoardSeed } from './dealing.js';
 import { eventViews } from './event-views.js';
 import type { GameStatusValue } from './models/enums.js';
 import type { GameEventLog, GameLogEntry } from './models/event-view.model.js';
@@ -166,12 +166,12 @@ export class GamesService {
     const revealed = over && !game.revealHeld;
     const mySeat = game.seats.find((s) => s.playerId === viewer?.id)?.seat ?? null;
     refuseSpectatorOfHeldBoard(game.revealHeld, mySeat);
-    const seatView: SeatView = view(decodeState(game.state), mySeat);
+    const seatView: SeatView = view(await this.log.state(game.id, game.state), mySeat);
     const deals: DealInfo[] = game.deals.map((d) => ({
       index: d.index,
       dealer: d.dealer,
-      seedHash: d.seedHash,
-      seed: revealed ? d.seed : null,
+      seedHash: bytesHex(d.seedHash),
+      seed: revealed && d.seed ? bytesHex(d.seed) : null,
       contract: d.contract as DealInfo['contract'],
       declarer: d.declarer,
       bid: d.bid as DealInfo['bid'],
@@ -342,15 +342,20 @@ export class GamesService {
     if (game.revealHeld) {
       throw forbidden("The record of a duplicate board's game would reveal the board's decks to tables still playing it; it is available once the board is released");
     }
-    // Stored at the game's end (by the history module, with this same builder); built here until then.
+    // Stored at the game's end (by the history module, with this same builder); built here until
+    // then, and once the game is compacted (the compaction drops the stored one: its moves are the
+    // compact log's).
     if (game.record) return game.record.record as unknown as GameRecord & { players: string[] };
-    const moves = await this.prisma.gameEvent.findMany({
-      // The moves alone: not the deals, ends and vacations (away, back) the log also holds.
-      where: { gameId, kind: { notIn: ['deal', 'end', 'away', 'back'] } },
-      orderBy: { seq: 'asc' },
-      select: { dealIndex: true, move: true },
-    });
-    return buildRecord({ ...game, players: seatNamesOf(game.seats, game.seatNames, game.players), bots: botMarksOf(game.seats, game.players, game.seatBots), moves });
+    const moves =
+      (await this.log.recordMoves(gameId)) ??
+      (await this.prisma.gameEvent.findMany({
+        // The moves alone: not the deals, ends and vacations (away, back) the log also holds.
+        where: { gameId, kind: { notIn: ['deal', 'end', 'away', 'back'] } },
+        orderBy: { seq: 'asc' },
+        select: { dealIndex: true, move: true },
+      }));
+    const deals = game.deals.map((d) => ({ deck: d.deck, seed: d.seed ? bytesHex(d.seed) : null }));
+    return buildRecord({ ...game, deals, players: seatNamesOf(game.seats, game.seatNames, game.players), bots: botMarksOf(game.seats, game.players, game.seatBots), moves });
   }
 }
 

@@ -1,6 +1,6 @@
 // What the games feature offers the features above it (lobbies, moves, scoring): import from here,
 // not from the folder's internals.
-export { boardDealSeed, boardFirstDealer, dealFresh, dealNext, newBoard, seedHashOf, type Board, type NewDeal } from './dealing.js';
+export { boardDealSeed, boardFirstDealer, bytesHex, dealFresh, dealNext, hexBytes, newBoard, seedHashOf, type Board, type NewDeal } from './dealing.js';
 export { refuseSpectatorOfHeldBoard } from './board-reveal.js';
 export { DEAL_FACTS } from './deal-facts.js';
 export {
@@ -22,7 +22,7 @@ export { gameCommitSql } from './game-commit.sql.js';
 export { GameFollowers } from './game-followers.js';
 export { GameLogBus } from './game-log-bus.js';
 export { GameLogReader } from './game-log.js';
-export { COMPACT_FORMAT, differences, encodeLog, NotCompactable, type CompactGame, type FullLogRow } from './compact-log.js';
+export { COMPACT_FORMAT, differences, encodeLog, NotCompactable, recordMoves, stateDifference, type CompactGame, type FullLogRow } from './compact-log.js';
 export { logEntryView } from './game-log-follower.js';
 export type { LogRow } from './game-followers.js';
 export { gamePlayers, importedSeats, SEAT_PLAYER, type SeatRow } from './game-players.js';

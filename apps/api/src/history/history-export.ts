@@ -176,7 +176,7 @@ export interface ExportChatLine {
 function lineOf(row: ExportRow, withSeeds: boolean, chat: ExportChatLine[] | null): string {
   // The stored text is JSON.stringify of the record buildRecord gave: sent as it is, it is the same
   // line as one built now.
-  const record = row.record ?? JSON.stringify(recordOfRow({ ...row, seats: row.seats!, deals: row.deals!, moves: row.moves! }));
+  const record = row.record ?? JSON.stringify(recordOfRow({ ...row, seats: row.seats!, deals: row.deals!, moves: row.moves!, compact: row.compact }));
   if (!withSeeds && !chat) return `${record}\n`;
   const seeds = withSeeds ? row.deals!.map((d) => ({ seed: d.seed, seedHash: d.seedHash })) : undefined;
   return `${JSON.stringify({ gameId: row.id, createdAt: row.created_at, seeds, chat: chat ?? undefined }).slice(0, -1)},"record":${record}}\n`;

@@ -128,6 +128,8 @@ const RECORD_SOURCE_ROW = z.object({
   seats: jsonColumn(z.array(z.object({ seat: z.number(), name: z.string(), kind: z.string(), botLevel: z.string().nullable() }))),
   deals: jsonColumn(z.array(z.object({ seed: z.string().nullable(), deck: z.array(z.string()).nullable(), seedHash: z.string() }))),
   moves: jsonColumn(z.array(z.object({ dealIndex: z.number(), move: z.unknown() }))),
+  /** A compacted game's compact log (its moves are there, not in game_events); else null. */
+  compact: z.instanceof(Uint8Array).nullable(),
 });
 export type RecordSourceRow = z.output<typeof RECORD_SOURCE_ROW>;
 
@@ -147,10 +149,11 @@ export type ExportRow = z.output<typeof EXPORT_ROW>;
 // The sources of game g's record beyond its own columns: its seats, deals and moves as JSON arrays.
 const SEATS_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('seat', s.seat, 'name', p.name, 'kind', p.kind, 'botLevel', p.bot_level) ORDER BY s.seat), '[]')
             FROM game_seats s JOIN players p ON p.id = s.player_id WHERE s.game_id = g.id)`;
-const DEALS_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('seed', d.seed, 'deck', d.deck, 'seedHash', d.seed_hash) ORDER BY d.index), '[]')
+const DEALS_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('seed', encode(d.seed, 'hex'), 'deck', d.deck, 'seedHash', encode(d.seed_hash, 'hex')) ORDER BY d.index), '[]')
             FROM deals d WHERE d.game_id = g.id)`;
 const MOVES_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('dealIndex', e.deal_index, 'move', e.move) ORDER BY e.seq), '[]')
             FROM game_events e WHERE e.game_id = g.id AND e.kind NOT IN ('deal', 'end', 'away', 'back'))`;
+const COMPACT_ENTRIES = Prisma.sql`(SELECT c.entries FROM compact_logs c WHERE c.game_id = g.id)`;
 // A scalar subquery, not NOT EXISTS: the planner may turn NOT EXISTS into a hashed subplan that
 // reads every game_records key for each export, where this is one index probe per game.
 const UNSTORED = Prisma.sql`(SELECT true FROM game_records r WHERE r.game_id = g.id) IS NULL`;
@@ -167,18 +170,23 @@ export function gamesExportSql(q: GamesQuery, limit: number, withSeeds = false) 
          (SELECT r.record::text FROM game_records r WHERE r.game_id = g.id) AS record,
          CASE WHEN ${UNSTORED} THEN ${SEATS_JSON} END AS seats,
          CASE WHEN ${withSeeds}::boolean OR ${UNSTORED} THEN ${DEALS_JSON} END AS deals,
-         CASE WHEN ${UNSTORED} THEN ${MOVES_JSON} END AS moves
+         CASE WHEN ${UNSTORED} THEN ${MOVES_JSON} END AS moves,
+         CASE WHEN ${UNSTORED} THEN ${COMPACT_ENTRIES} END AS compact
     ${gamesFromWhere(q, true)} LIMIT ${limit}::int`,
   );
 }
 
-/** Those of `gameIds` that are finished (and, if `missingOnly`, have no stored record), with their records' sources. */
+/**
+ * Those of `gameIds` that are finished (and, if `missingOnly`, have no stored record and are not
+ * compacted: a compacted game's record is built when read), with their records' sources.
+ */
 export function recordSourcesSql(gameIds: readonly string[], missingOnly = true) {
   return sqlQuery(
     RECORD_SOURCE_ROW,
     Prisma.sql`SELECT g.id, g.preset, g.options, g.players, g.first_dealer, g.end_seat, g.end_reason, g.seat_names, g.seat_bots,
-         ${SEATS_JSON} AS seats, ${DEALS_JSON} AS deals, ${MOVES_JSON} AS moves
-    FROM games g WHERE g.id = ANY(${gameIds}::uuid[]) AND g.status = 'finished' ${missingOnly ? Prisma.sql`AND ${UNSTORED}` : Prisma.empty}
+         ${SEATS_JSON} AS seats, ${DEALS_JSON} AS deals, ${MOVES_JSON} AS moves, ${COMPACT_ENTRIES} AS compact
+    FROM games g WHERE g.id = ANY(${gameIds}::uuid[]) AND g.status = 'finished'
+     ${missingOnly ? Prisma.sql`AND ${UNSTORED} AND ${COMPACT_ENTRIES} IS NULL` : Prisma.empty}
     ORDER BY g.id`,
   );
 }

@@ -3,7 +3,7 @@ import type { GameRecord } from '@mizerka/rules';
 import { toJsonColumn } from '../common/json-column.js';
 import { queryRows } from '../common/sql-query.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { botMarksOf, buildRecord, seatNamesOf } from '../games/index.js';
+import { botMarksOf, buildRecord, recordMoves, seatNamesOf } from '../games/index.js';
 import { OutboxConsumer, type OutboxItem } from '../outbox/outbox-consumer.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { insertRecordsSql, recordSourcesSql, type RecordSourceRow } from './history.sql.js';
@@ -22,7 +22,7 @@ export function recordOfRow(row: RecordSourceRow): GameRecord & { players: strin
     players: seatNamesOf(row.seats.map((s) => ({ seat: s.seat, player: { name: s.name } })), row.seat_names, row.players),
     bots: botMarksOf(row.seats.map((s) => ({ seat: s.seat, player: s })), row.players, row.seat_bots),
     deals: row.deals,
-    moves: row.moves,
+    moves: row.compact ? recordMoves(row.compact) : row.moves,
   });
 }
 

@@ -7,7 +7,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { registry, watchPool } from '../metrics/metrics.js';
 import { DATABASE_URL } from './database-url.js';
-import { PrismaService } from './prisma.service.js';
+import { PrismaService, prismaPoolOptions } from './prisma.service.js';
 
 export const replicaCheckouts = new Counter({
   name: 'mizerka_db_replica_checkouts_total',
@@ -49,12 +49,7 @@ export class ReplicaPrisma implements OnModuleDestroy {
       return;
     }
     const pool = new pg.Pool({
-      connectionString: replicaUrl,
-      max: config.get('databasePoolSize', { infer: true }),
-      connectionTimeoutMillis: 5_000,
-      idleTimeoutMillis: 30_000,
-      query_timeout: 15_000,
-      statement_timeout: 15_000,
+      ...prismaPoolOptions(replicaUrl, config),
       application_name: 'mizerka-replica',
       options: REPLICA_SESSION_OPTIONS,
     });

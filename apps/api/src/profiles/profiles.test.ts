@@ -285,7 +285,7 @@ describe('query plans', () => {
         INSERT INTO game_seats (game_id, seat, player_id, total, place, created_at)
         SELECT g.id, k, crowd.ids[1 + (g.n * 7 + k * 667) % 2000], 0, k + 1, g.created_at FROM g, crowd, generate_series(0, 2) AS k)
       INSERT INTO deals (game_id, index, dealer, seed, seed_hash, contract, tricks, scores)
-      SELECT g.id, j, j % 3, repeat('0', 32), repeat('0', 64), 'hearts', '[7, 5, 1]', '[0, 0, 0]' FROM g, generate_series(0, 5) AS j`;
+      SELECT g.id, j, j % 3, decode(repeat('0', 32), 'hex'), decode(repeat('0', 64), 'hex'), 'hearts', '[7, 5, 1]', '[0, 0, 0]' FROM g, generate_series(0, 5) AS j`;
     await prisma.$executeRaw`
       INSERT INTO ratings (player_id, family, players, mu, sigma, ordinal, games)
       SELECT id, f, n, 25, 3, 16, 10 FROM players, unnest(ARRAY['contract', 'bidding']) AS f, unnest(ARRAY[3, 4]) AS n WHERE name LIKE 'crowd%'`;

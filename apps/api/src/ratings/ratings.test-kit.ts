@@ -57,8 +57,8 @@ export async function insertGame(prisma: PrismaService, g: BuiltGame): Promise<s
         create: (g.deals ?? []).map((d, index) => ({
           index,
           dealer: d.dealer,
-          seed: '0'.repeat(32),
-          seedHash: '0'.repeat(64),
+          seed: new Uint8Array(16),
+          seedHash: new Uint8Array(32),
           contract: d.contract ?? null,
           declarer: d.declarer ?? null,
           bid: d.bid ?? null,

@@ -12,6 +12,23 @@ import { Prisma } from '../generated/prisma/client.js';
 const deleted = z.object({ n: z.number() });
 
 /**
+ * `DELETE` of up to `batch` rows of `table` (by its `id`) where `where` holds, answering how many
+ * went: the shape of every batched delete here but the feed's (which also answers where it got to).
+ * `where` names the table's columns unqualified, or qualified by the table's name.
+ */
+function batchedDeleteSql(table: string, where: Prisma.Sql, batch: number) {
+  const t = Prisma.raw(table);
+  return sqlQuery(
+    deleted,
+    Prisma.sql`
+      WITH gone AS (
+        DELETE FROM ${t} WHERE id IN (SELECT id FROM ${t} WHERE ${where} LIMIT ${batch}::int)
+        RETURNING 1)
+      SELECT count(*)::int AS n FROM gone`,
+  );
+}
+
+/**
  * The first feed event made at or after `cutoff`, in id order (ids grow with time): the feed's
  * deletes stay below it, so their batches never scan the events kept. Walks the primary key from
  * the start, over the rows to delete (and those already deleted, until vacuumed).
@@ -65,17 +82,7 @@ export function endpointPageSql(after: string | null, limit: number) {
  * Found through the (endpoint_id, created_at) index.
  */
 export function deleteDeliveriesSql(endpointId: string, cutoff: Date, batch: number) {
-  return sqlQuery(
-    deleted,
-    Prisma.sql`
-      WITH gone AS (
-        DELETE FROM webhook_deliveries WHERE id IN (
-          SELECT id FROM webhook_deliveries
-           WHERE endpoint_id = ${endpointId}::uuid AND created_at < ${cutoff} AND status <> 'pending'
-           LIMIT ${batch}::int)
-        RETURNING 1)
-      SELECT count(*)::int AS n FROM gone`,
-  );
+  return batchedDeleteSql('webhook_deliveries', Prisma.sql`endpoint_id = ${endpointId}::uuid AND created_at < ${cutoff} AND status <> 'pending'`, batch);
 }
 
 const q = Prisma.raw(JOB_QUEUE_SCHEMA);
@@ -117,15 +124,7 @@ export const ENDED_KINDS = Object.keys(ENDED) as EndedKind[];
 /** Deletes up to `batch` rows of `kind` that ended before `cutoff`. */
 export function deleteEndedSql(kind: EndedKind, cutoff: Date, batch: number) {
   const { table, ended } = ENDED[kind];
-  const t = Prisma.raw(table);
-  return sqlQuery(
-    deleted,
-    Prisma.sql`
-      WITH gone AS (
-        DELETE FROM ${t} WHERE id IN (SELECT id FROM ${t} WHERE ${ended(cutoff)} LIMIT ${batch}::int)
-        RETURNING 1)
-      SELECT count(*)::int AS n FROM gone`,
-  );
+  return batchedDeleteSql(table, ended(cutoff), batch);
 }
 
 /**
@@ -135,17 +134,7 @@ export function deleteEndedSql(kind: EndedKind, cutoff: Date, batch: number) {
  * (finished_at) (notice_sends_finished_at_idx).
  */
 export function deleteNoticesSql(cutoff: Date, batch: number) {
-  return sqlQuery(
-    deleted,
-    Prisma.sql`
-      WITH gone AS (
-        DELETE FROM notice_sends WHERE id IN (
-          SELECT id FROM notice_sends
-           WHERE finished_at < ${cutoff} AND (status IN ('sent', 'dropped') OR (status = 'handed' AND channel <> 'email'))
-           LIMIT ${batch}::int)
-        RETURNING 1)
-      SELECT count(*)::int AS n FROM gone`,
-  );
+  return batchedDeleteSql('notice_sends', Prisma.sql`finished_at < ${cutoff} AND (status IN ('sent', 'dropped') OR (status = 'handed' AND channel <> 'email'))`, batch);
 }
 
 /**
@@ -154,17 +143,11 @@ export function deleteNoticesSql(cutoff: Date, batch: number) {
  * for the moderators. A lobby that started a game has the game's row pointing at it: kept.
  */
 export function deleteClosedLobbiesSql(cutoff: Date, batch: number) {
-  return sqlQuery(
-    deleted,
-    Prisma.sql`
-      WITH gone AS (
-        DELETE FROM lobbies WHERE id IN (
-          SELECT l.id FROM lobbies l
-           WHERE l.status = 'closed' AND l.updated_at < ${cutoff}
-             AND NOT EXISTS (SELECT 1 FROM games g WHERE g.lobby_id = l.id)
-             AND NOT EXISTS (SELECT 1 FROM chat_rooms r JOIN chat_reports p ON p.room_id = r.id WHERE r.lobby_id = l.id AND p.status = 'open')
-           LIMIT ${batch}::int)
-        RETURNING 1)
-      SELECT count(*)::int AS n FROM gone`,
+  return batchedDeleteSql(
+    'lobbies',
+    Prisma.sql`status = 'closed' AND updated_at < ${cutoff}
+      AND NOT EXISTS (SELECT 1 FROM games g WHERE g.lobby_id = lobbies.id)
+      AND NOT EXISTS (SELECT 1 FROM chat_rooms r JOIN chat_reports p ON p.room_id = r.id WHERE r.lobby_id = lobbies.id AND p.status = 'open')`,
+    batch,
   );
 }
