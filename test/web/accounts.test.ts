@@ -3,10 +3,10 @@
 // refresh (the page goes on working), signing out (the session ends on the server) and in again.
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../app.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../app.js';
 import { withClient } from '../database.js';
-import { chromiumAvailable, ensureWebBuild, expectAccessible, launchChromium, screenshots } from './browser.js';
+import { chromiumAvailable, expectAccessible, screenshots, browserSuite } from './browser.js';
 
 const available = chromiumAvailable('the web client account tests in Chromium');
 const SMALL = { width: 360, height: 640 };
@@ -14,15 +14,8 @@ const SMALL = { width: 360, height: 640 };
 describe.skipIf(!available)('accounts in the web client', () => {
   let t: TestApp;
   let browser: Browser;
-  beforeAll(async () => {
-    ensureWebBuild();
     // No cache of checked tokens: an access token expired in the database is refused at once.
-    [t, browser] = await Promise.all([startTestApp({ authCacheSeconds: 0 }), launchChromium()]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  browserSuite((app, chromium) => ([t, browser] = [app, chromium]), { authCacheSeconds: 0 });
 
   const stored = (page: Page) =>
     page.evaluate("({ token: localStorage.getItem('mizerka.token'), refresh: localStorage.getItem('mizerka.refreshToken') })") as Promise<{

@@ -6,7 +6,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { AppConfig } from '../../apps/api/src/config/app-config.js';
+import { startTestApp, type TestApp } from '../app.js';
 import { serviceThere } from '../services.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -25,6 +27,23 @@ export function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     // Without the background-networking flags Chromium keeps calling home on a closed network.
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/**
+ * A browser test file's server and Chromium: started before its tests (the client built first),
+ * handed to `take`, closed after them.
+ */
+export function browserSuite(take: (t: TestApp, browser: Browser) => void, overrides: Partial<AppConfig> = {}): void {
+  let opened: [TestApp, Browser] | undefined;
+  beforeAll(async () => {
+    ensureWebBuild();
+    opened = await Promise.all([startTestApp(overrides), launchChromium()]);
+    take(...opened);
+  }, 120_000);
+  afterAll(async () => {
+    await opened?.[1].close();
+    await opened?.[0].close();
   });
 }
 

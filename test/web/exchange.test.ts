@@ -2,10 +2,10 @@
 // replace (`maxDiscards`), disables the others once the limit is reached and says why; with an
 // empty talon no card is selectable at all.
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../app.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../app.js';
 import { players, startGame, type TestPlayer } from '../../apps/api/src/games/games.test-kit.js';
-import { chromiumAvailable, DESKTOP, ensureWebBuild, launchChromium } from './browser.js';
+import { chromiumAvailable, DESKTOP, browserSuite } from './browser.js';
 import { tableAt } from './table-driver.js';
 
 const available = chromiumAvailable('the exchange screen in Chromium');
@@ -16,14 +16,7 @@ const MOVE = 'mutation($input: MakeMoveInput!) { makeMove(input: $input) { versi
 describe.skipIf(!available)('the exchange screen in Chromium', () => {
   let t: TestApp;
   let browser: Browser;
-  beforeAll(async () => {
-    ensureWebBuild();
-    [t, browser] = await Promise.all([startTestApp(), launchChromium()]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  browserSuite((app, chromium) => ([t, browser] = [app, chromium]));
 
   /**
    * A classic game whose first deal reaches the exchange of `me` after the other seats have put

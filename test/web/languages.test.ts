@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../app.js';
-import { chromiumAvailable, ensureWebBuild, expectAccessible, launchChromium, ROOT } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../app.js';
+import { chromiumAvailable, expectAccessible, ROOT, browserSuite } from './browser.js';
 
 const available = chromiumAvailable('the web client language tests in Chromium');
 const LANGUAGES = ['en', 'de', 'ja', 'pl'] as const;
@@ -48,14 +48,7 @@ interface Screen {
 describe.skipIf(!available)('the web client’s languages', () => {
   let t: TestApp;
   let browser: Browser;
-  beforeAll(async () => {
-    ensureWebBuild();
-    [t, browser] = await Promise.all([startTestApp(), launchChromium()]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  browserSuite((app, chromium) => ([t, browser] = [app, chromium]));
 
   /** The language picked in the header, the document's lang following it. */
   async function pick(page: Page, language: string) {

@@ -6,10 +6,10 @@
 // `bidding` one, against two bots. Every screen is screenshotted at desktop and phone size and
 // checked with axe.
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../app.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../app.js';
 import { http, playGame } from '../e2e/clients.js';
-import { chromiumAvailable, DESKTOP, ensureWebBuild, expectAccessible, launchChromium, PHONE, screenshots } from './browser.js';
+import { chromiumAvailable, DESKTOP, expectAccessible, PHONE, screenshots, browserSuite } from './browser.js';
 import {
   clickMove,
   expectNoForeignCards,
@@ -28,14 +28,7 @@ const RUN = Math.random().toString(36).slice(2, 7);
 describe.skipIf(!available)('the web client in Chromium', () => {
   let t: TestApp;
   let browser: Browser;
-  beforeAll(async () => {
-    ensureWebBuild();
-    [t, browser] = await Promise.all([startTestApp(), launchChromium()]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  browserSuite((app, chromium) => ([t, browser] = [app, chromium]));
 
   async function signUp(label: string, check?: (page: Page) => Promise<void>): Promise<BrowserPlayer> {
     const context = await browser.newContext({ viewport: DESKTOP });

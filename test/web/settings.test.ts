@@ -3,9 +3,9 @@
 // section saved and read back from the server, accessible, and fitting a phone's width.
 import { randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../app.js';
-import { chromiumAvailable, ensureWebBuild, expectAccessible, launchChromium, screenshots } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../app.js';
+import { chromiumAvailable, expectAccessible, screenshots, browserSuite } from './browser.js';
 
 const available = chromiumAvailable('the web client settings tests in Chromium');
 const SMALL = { width: 360, height: 640 };
@@ -13,14 +13,7 @@ const SMALL = { width: 360, height: 640 };
 describe.skipIf(!available)('the Settings screen in the web client', () => {
   let t: TestApp;
   let browser: Browser;
-  beforeAll(async () => {
-    ensureWebBuild();
-    [t, browser] = await Promise.all([startTestApp(), launchChromium()]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  browserSuite((app, chromium) => ([t, browser] = [app, chromium]));
 
   it('saves notifications, reminders and a vacation, and the server holds what the page said', async () => {
     const name = `st${randomBytes(4).toString('hex')}`;

@@ -5,10 +5,10 @@
 // seated watches the table with the spectators' chat; and three browsers, each in another
 // language, play a whole game by clicking and each shows the server's final standings.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../app.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../app.js';
 import { players, startGame } from '../../apps/api/src/games/games.test-kit.js';
-import { chromiumAvailable, DESKTOP, ensureWebBuild, expectAccessible, launchChromium, PHONE, ROOT } from './browser.js';
+import { chromiumAvailable, DESKTOP, expectAccessible, PHONE, ROOT, browserSuite } from './browser.js';
 import { clickMove, seededChance, serverTurn, tableAt } from './table-driver.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,14 +24,7 @@ const MOVE = 'mutation($input: MakeMoveInput!) { makeMove(input: $input) { versi
 describe.skipIf(!available)('the card table in Chromium', () => {
   let t: TestApp;
   let browser: Browser;
-  beforeAll(async () => {
-    ensureWebBuild();
-    [t, browser] = await Promise.all([startTestApp(), launchChromium()]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  browserSuite((app, chromium) => ([t, browser] = [app, chromium]));
 
   /** A page signed in as `token`, its settings in localStorage before the first script runs. */
   async function open(token: string, path: string, viewport: { width: number; height: number }, storage: Record<string, string> = {}) {
@@ -258,8 +251,11 @@ describe.skipIf(!available)('the card table in Chromium', () => {
       expect(await page.locator('main h1').first().textContent()).toContain({ de: 'Reizen', ja: 'ビッド', pl: 'Licytacja' }[languages[seat]]);
       const heading = (await over.getByRole('heading').first().textContent())!;
       expect(heading).toBe({ de: 'Endstand', ja: '最終順位', pl: 'Wyniki końcowe' }[languages[seat]]);
-      // The last deal's summary comes after its last trick's pause.
-      await page.waitForFunction(`window.__seen.summaries.size >= ${deals}`, null, { timeout: 10_000 }).catch(() => undefined);
+      // The last deal's summary comes after its last trick's pause. A function, not a string: the
+      // page's CSP (script-src 'self') refuses a string's eval, and a caught refusal waited for nothing.
+      await page
+        .waitForFunction((n) => (globalThis as unknown as { __seen: { summaries: Set<string> } }).__seen.summaries.size >= n, deals, { timeout: 10_000 })
+        .catch(() => undefined);
       const noted = (await page.evaluate('({ held: window.__seen.held, summaries: window.__seen.summaries.size })')) as { held: number; summaries: number };
       seen.held[seat] = noted.held;
       seen.summaries[seat] = noted.summaries;

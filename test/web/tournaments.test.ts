@@ -6,14 +6,14 @@
 // section shows each seat position's comparison with the figures the API's `boards` holds.
 import { randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FAST } from '../../apps/api/src/bots/bots.test-kit.js';
 import { MAKE_MOVE, pickMove, rng, TURN_QUERY } from '../../apps/api/src/games/games.test-kit.js';
 import { PrismaService } from '../../apps/api/src/prisma/prisma.service.js';
 import { TournamentsService } from '../../apps/api/src/tournaments/tournaments.service.js';
-import { startTestApp, type TestApp } from '../app.js';
+import type { TestApp } from '../app.js';
 import { waitFor } from '../wait.js';
-import { chromiumAvailable, ensureWebBuild, expectAccessible, launchChromium, screenshots } from './browser.js';
+import { chromiumAvailable, expectAccessible, screenshots, browserSuite } from './browser.js';
 
 const available = chromiumAvailable('the web client tournament tests in Chromium');
 const SMALL = { width: 360, height: 640 };
@@ -22,14 +22,7 @@ const JOIN = 'mutation($id: ID!, $code: String) { joinTournament(id: $id, invite
 describe.skipIf(!available)('tournaments in the web client', () => {
   let t: TestApp;
   let browser: Browser;
-  beforeAll(async () => {
-    ensureWebBuild();
-    [t, browser] = await Promise.all([startTestApp(FAST), launchChromium()]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  browserSuite((app, chromium) => ([t, browser] = [app, chromium]), FAST);
 
   it('creates an invite tournament, joins it, and follows it through its round to the standings', async () => {
     const suffix = randomBytes(3).toString('hex');

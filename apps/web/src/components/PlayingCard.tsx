@@ -12,6 +12,20 @@ export function rankLabel(card: string): string {
 }
 
 /** A card's face. Decorative: the button or list item holding it carries the card's name. */
+/** The rank over the suit in a card's corner (drawn again, turned, in the opposite corner). */
+function CornerIndex({ rank, suit }: { rank: string; suit: string }) {
+  return (
+    <>
+      <text x="4" y="16" className="pc-rank">
+        {rank}
+      </text>
+      <text x="4" y="29" className="pc-suit">
+        {suit}
+      </text>
+    </>
+  );
+}
+
 export function PlayingCard({ card }: { card: string }) {
   const rank = rankLabel(card);
   const suit = SUIT_SYMBOLS[card[1]] ?? card[1];
@@ -19,22 +33,12 @@ export function PlayingCard({ card }: { card: string }) {
     <svg className={`pc pc-${card[1]}`} viewBox="0 0 60 84" aria-hidden="true" focusable="false">
       <rect className="pc-paper" x="0.75" y="0.75" width="58.5" height="82.5" rx="5" />
       <g className="pc-ink">
-        <text x="4" y="16" className="pc-rank">
-          {rank}
-        </text>
-        <text x="4" y="29" className="pc-suit">
-          {suit}
-        </text>
+        <CornerIndex rank={rank} suit={suit} />
         <text x="33" y="55" className="pc-pip" textAnchor="middle">
           {suit}
         </text>
         <g transform="rotate(180 30 42)">
-          <text x="4" y="16" className="pc-rank">
-            {rank}
-          </text>
-          <text x="4" y="29" className="pc-suit">
-            {suit}
-          </text>
+          <CornerIndex rank={rank} suit={suit} />
         </g>
       </g>
     </svg>
