@@ -189,11 +189,16 @@ describe('the socket', () => {
     client.onReconnected(() => reconnected++);
     const gameId = await gameAgainstBots(client);
     const entries: number[] = [];
-    // Entries after the loss: a move of this player once the socket is back (the bots' come anyway).
+    // Entries after the loss: this player's moves once the socket is back, until there are three
+    // (the bots' come anyway; a move of this player may be followed by another of its own).
     const moving = (async () => {
       await until(() => opened.length === 2 && client.socketState === 'connected', 'reconnected');
-      const game = await myTurnIn(client, gameId);
-      if (game.status === 'active') await client.play(gameId, (view) => choose(view.legalMoves!));
+      for (let i = 0; i < 400 && entries.length < 3; i++) {
+        const game = await client.game(gameId);
+        if (game.status !== 'active') break;
+        if (game.view.legalMoves?.seat === game.mySeat) await client.play(gameId, (view) => choose(view.legalMoves!));
+        else await new Promise((resolve) => setTimeout(resolve, 25));
+      }
     })();
     for await (const entry of client.gameLog(gameId)) {
       entries.push(entry.seq);
