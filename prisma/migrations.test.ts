@@ -122,6 +122,43 @@ describe('prisma/migrations', () => {
     }
   });
 
+  it("turn the deals' results from jsonb into json text without jsonb's spaces, and make the seed hash optional (deal_results_json)", async () => {
+    const migrations = listMigrations();
+    const at = migrations.findIndex((m) => m.endsWith('_deal_results_json'));
+    expect(at).toBeGreaterThan(0);
+    const before = await mkdtemp(join(tmpdir(), 'mizerka-migrations-'));
+    const game = '00000000-0000-4000-8000-000000000003';
+    try {
+      await cp(join(migrationsDir(), 'migration_lock.toml'), join(before, 'migration_lock.toml'));
+      for (const m of migrations.slice(0, at)) await cp(join(migrationsDir(), m), join(before, m), { recursive: true });
+      const url = await createTestDatabase({ empty: true });
+      await applyMigrations(url, { migrationsDir: before });
+      await withClient(url, async (client) => {
+        await client.query(`INSERT INTO games (id, preset, players, first_dealer, phase, state, updated_at) VALUES ($1, 'short', 3, 0, 'over', '{}', now())`, [game]);
+        await client.query(
+          `INSERT INTO deals (game_id, index, dealer, seed, seed_hash, tricks, scores) VALUES
+             ($1, 0, 0, NULL, '\\x00', '[4, 1, 5]', '[-80, 40, 40]'),
+             ($1, 1, 1, NULL, '\\x00', '[null, 3, 7]', NULL),
+             ($1, 2, 2, NULL, '\\x00', '{"odd": "a b"}', '[1.5, -2]')`,
+          [game],
+        );
+      });
+      expect(await applyMigrations(url)).toEqual({ applied: migrations.slice(at) });
+      await withClient(url, async (client) => {
+        const { rows } = await client.query(`SELECT index, tricks::text AS tricks, scores::text AS scores, pg_typeof(tricks)::text AS type FROM deals ORDER BY index`);
+        expect(rows).toEqual([
+          { index: 0, tricks: '[4,1,5]', scores: '[-80,40,40]', type: 'json' },
+          { index: 1, tricks: '[null,3,7]', scores: null, type: 'json' },
+          // With a string: as jsonb printed it (its strings keep their spaces).
+          { index: 2, tricks: '{"odd": "a b"}', scores: '[1.5,-2]', type: 'json' },
+        ]);
+        await client.query(`UPDATE deals SET seed_hash = NULL WHERE index = 0`);
+      });
+    } finally {
+      await rm(before, { recursive: true, force: true });
+    }
+  });
+
   it('applied at boot, are what `prisma migrate deploy` and `prisma migrate status` accept, and the other way round', async () => {
     const migrations = listMigrations();
     const byBoot = await createTestDatabase({ empty: true });

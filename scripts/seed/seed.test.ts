@@ -149,8 +149,8 @@ describe('db:seed', () => {
         [id],
       ),
       deals: await query(
-        `SELECT DISTINCT contract IS NULL AS a, declarer IS NULL AS b, bid IS NULL AS c, trump IS NULL AS d, jsonb_typeof(tricks) AS e,
-                jsonb_typeof(scores) AS f, finished_at >= started_at AS g, seed_hash = sha256(convert_to(encode(seed, 'hex'), 'UTF8')) AS h
+        `SELECT DISTINCT contract IS NULL AS a, declarer IS NULL AS b, bid IS NULL AS c, trump IS NULL AS d, json_typeof(tricks) AS e,
+                json_typeof(scores) AS f, finished_at >= started_at AS g, seed_hash = sha256(convert_to(encode(seed, 'hex'), 'UTF8')) AS h
            FROM deals WHERE game_id = $1`,
         [id],
       ),

@@ -14,6 +14,7 @@ import {
   candidatesSql,
   dropLiveTricksSql,
   dropRecordSql,
+  dropSeedHashesSql,
   dropStateSql,
   lockedGameSql,
   logRowsSql,
@@ -107,8 +108,9 @@ export class CompactionService implements OnModuleInit {
 
   /**
    * One game, in one transaction: its log's rows become its compact row, if that loses nothing;
-   * then its stored state goes, if the compact log rebuilds it the same. (A game compacted before
-   * the state was dropped has only the second step left: 'compacted' too.)
+   * then its stored state and record go, each if the compact log rebuilds it the same, and its
+   * deals' seed hashes, which their seeds give. (A game compacted before these were dropped has
+   * only them left to drop: 'compacted' too.)
    */
   async compact(gameId: string): Promise<Compaction> {
     return this.prisma.$transaction(async (tx) => {
@@ -119,7 +121,8 @@ export class CompactionService implements OnModuleInit {
         if (game.entries === null) return 'done';
         const state = game.state !== null && (await this.dropState(tx, gameId, facts, game.entries, game.state));
         const record = await this.dropRecord(tx, gameId);
-        return state || record ? 'compacted' : 'done';
+        const [{ dropped: hashes }] = await queryRows(tx, dropSeedHashesSql(gameId));
+        return state || record || hashes > 0 ? 'compacted' : 'done';
       }
       const rows: FullLogRow[] = (await queryRows(tx, logRowsSql(gameId))).map((r) => ({
         seq: r.seq,
@@ -158,6 +161,7 @@ export class CompactionService implements OnModuleInit {
       await this.packTricks(tx, gameId);
       await queryRows(tx, dropStateSql(gameId));
       await this.dropRecord(tx, gameId);
+      await queryRows(tx, dropSeedHashesSql(gameId));
       return 'compacted';
     });
   }

@@ -12,9 +12,9 @@ export const MARK = 'compaction';
  * Up to `batch` games finished after (`from`, `fromId`) and at or before `until`, by finished_at
  * then id (games_finished_at_id_idx), that may be compacted: played here (an imported game's
  * deals hold decks, not seeds), with their record stored: not compacted yet, or compacted before
- * compaction dropped the stored state and record (`dropStateSql`, `dropRecordSql`; a game whose
- * record could not be rebuilt the same keeps it, and is looked at again by a run from the start);
- * or compacted with its state still stored.
+ * compaction dropped the stored state, record and seed hashes (`dropStateSql`, `dropRecordSql`,
+ * `dropSeedHashesSql`; a game whose record could not be rebuilt the same keeps it, and is looked
+ * at again by a run from the start); or compacted with its state or a deal's seed hash still stored.
  */
 export function candidatesSql(from: Date, fromId: string, until: Date, batch: number) {
   return sqlQuery(
@@ -25,7 +25,8 @@ export function candidatesSql(from: Date, fromId: string, until: Date, batch: nu
        WHERE (g.finished_at, g.id) > (${from}::timestamptz, ${fromId}::uuid) AND g.finished_at <= ${until}::timestamptz
          AND g.status = 'finished' AND g.imported_by IS NULL
          AND (EXISTS (SELECT 1 FROM game_records r WHERE r.game_id = g.id)
-              OR g.state IS NOT NULL AND EXISTS (SELECT 1 FROM compact_logs c WHERE c.game_id = g.id))
+              OR EXISTS (SELECT 1 FROM compact_logs c WHERE c.game_id = g.id)
+                 AND (g.state IS NOT NULL OR EXISTS (SELECT 1 FROM deals d WHERE d.game_id = g.id AND d.seed_hash IS NOT NULL AND d.seed IS NOT NULL)))
        ORDER BY g.finished_at, g.id
        LIMIT ${batch}::int`,
   );
@@ -99,6 +100,24 @@ export function dropStateSql(gameId: string) {
   return sqlQuery(
     z.object({ dropped: z.number() }),
     Prisma.sql`WITH gone AS (UPDATE games SET state = NULL WHERE id = ${gameId}::uuid AND state IS NOT NULL RETURNING 1) SELECT count(*)::int AS dropped FROM gone`,
+  );
+}
+
+/**
+ * A compacted game's deals' seed hashes go where each is its seed's (the SHA-256 of the seed's
+ * hex, as dealing.ts seedHashOf made it): the readers compute it then (dealSeedHash, and the
+ * history SQL's DEAL_SEED_HASH). A hash that is not its seed's (none is, unless written by hand)
+ * stays. 33 bytes of a finished deal's row.
+ */
+export function dropSeedHashesSql(gameId: string) {
+  return sqlQuery(
+    z.object({ dropped: z.number() }),
+    Prisma.sql`
+      WITH gone AS (
+        UPDATE deals SET seed_hash = NULL
+         WHERE game_id = ${gameId}::uuid AND seed IS NOT NULL AND seed_hash = sha256(convert_to(encode(seed, 'hex'), 'UTF8'))
+        RETURNING 1)
+      SELECT count(*)::int AS dropped FROM gone`,
   );
 }
 

@@ -4,7 +4,7 @@ import { waitFor } from '../../../../test/wait.js';
 import { loadConfig } from '../config/app-config.js';
 import { MAKE_MOVE, pickMove, players, rng, startGame, TURN_QUERY, type TestPlayer } from '../games/games.test-kit.js';
 import { encodeState } from '@mizerka/rules';
-import { GameLogReader, GameStore } from '../games/index.js';
+import { dealSeedHash, GameLogReader, GameStore } from '../games/index.js';
 import { seatlessMove } from '../moves/move-input.js';
 import { MovesService } from '../moves/moves.service.js';
 import { PrismaService } from '../prisma/prisma.service.js';
@@ -165,7 +165,9 @@ async function readAll(g: Played): Promise<Map<string, string>> {
     'tricks by deal',
     JSON.stringify(await prisma.$queryRaw`SELECT deal_index, count(*)::int AS n, array_agg(winner ORDER BY index) AS winners FROM tricks WHERE game_id = ${g.gameId}::uuid GROUP BY 1 ORDER BY 1`),
   );
-  out.set('deals rows', JSON.stringify(await prisma.deal.findMany({ where: { gameId: g.gameId }, orderBy: { index: 'asc' }, omit: { playedTricks: true } })));
+  // As their readers take them: a hash compaction dropped is its seed's (dealSeedHash).
+  const deals = await prisma.deal.findMany({ where: { gameId: g.gameId }, orderBy: { index: 'asc' }, omit: { playedTricks: true } });
+  out.set('deals rows', JSON.stringify(deals.map((d) => ({ ...d, seedHash: dealSeedHash(d) }))));
   // The move path's read (the stored state, or once compacted the state its compact log rebuilds).
   for (const [i, viewer] of viewers.entries()) {
     const read = await t.app.get(GameStore).read(g.gameId, viewer?.id ?? null, null);
@@ -219,6 +221,8 @@ describe('compaction of finished games', () => {
     // And the games rows' state and the stored records: rebuilt from the compact log by every read from now on.
     expect(await storedStates(ids)).toBe(0);
     expect(await prisma.storedRecord.count({ where: { gameId: { in: ids } } })).toBe(0);
+    // And the deals' seed hashes, each its seed's: computed by every read from now on.
+    expect(await prisma.deal.count({ where: { gameId: { in: ids }, seedHash: { not: null } } })).toBe(0);
     for (const g of games) {
       const after = await readAll(g);
       const was = before.get(g.gameId)!;
@@ -264,6 +268,22 @@ describe('compaction of finished games', () => {
     expect(await compaction.compact(b.gameId)).toBe('compacted');
     expect(await storedStates([b.gameId])).toBe(0);
     expect(await compaction.compact(b.gameId)).toBe('done');
+  }, 120_000);
+
+  it('drops the seed hashes of a game compacted before they were dropped, only where each is its seed\'s', async () => {
+    const [a] = games;
+    // As before the change: a's hashes stored; one of them not its seed's (written by hand).
+    await prisma.$executeRaw`UPDATE deals SET seed_hash = sha256(convert_to(encode(seed, 'hex'), 'UTF8')) WHERE game_id = ${a.gameId}::uuid`;
+    await prisma.$executeRaw`UPDATE deals SET seed_hash = decode(repeat('ab', 32), 'hex') WHERE game_id = ${a.gameId}::uuid AND index = 0`;
+    await prisma.jobMark.deleteMany({ where: { name: 'compaction' } });
+    expect(await compaction.run(new Date(Date.now() + 12 * DAY))).toEqual({ compacted: 1, done: 0, kept: 0 });
+    const kept = await prisma.deal.findMany({ where: { gameId: a.gameId, seedHash: { not: null } }, select: { index: true, seedHash: true } });
+    expect(kept.map((d) => [d.index, Buffer.from(d.seedHash!).toString('hex')])).toEqual([[0, 'ab'.repeat(32)]]);
+    // With the hand-written one gone too, every read is as before.
+    await prisma.$executeRaw`UPDATE deals SET seed_hash = NULL WHERE game_id = ${a.gameId}::uuid`;
+    expect(await compaction.compact(a.gameId)).toBe('done');
+    const after = await readAll(a);
+    for (const [label, text] of before.get(a.gameId)!) expect(`${label}: ${after.get(label)}`).toBe(`${label}: ${text}`);
   }, 120_000);
 
   it('picks up where a run stopped: games left as rows are compacted by the next run, from its mark', async () => {

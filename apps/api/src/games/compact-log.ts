@@ -23,20 +23,25 @@ import type { LogRow } from './log-row.js';
 
 // A finished game's event log as one value (compact_logs.entries): per entry only what the rules
 // cannot tell again. The rules' events, each entry's deal index and a retried move's answer are
-// rebuilt by replaying the moves on the deals' seeds; player ids come from the seats. Format 1:
+// rebuilt by replaying the moves on the deals' seeds; player ids come from the seats. Format 2:
 //
-//   byte 0: the format (1), byte 1: 0 = the rest as is, 1 = the rest deflated (raw)
+//   byte 0: the format (2), byte 1: 0 = the rest as is, 1 = the rest deflated (raw)
 //   varint entry count, varint the first entry's created_at (ms since 1970)
 //   per entry: a kind byte (kind | actor << 4 | has deadline << 6 | has key << 7),
 //     a seat byte (seat + 1, 0 = none | cause << 3 | no response kept << 6 | has request hash << 7),
 //     zigzag varint created_at − the previous entry's (ms), with a deadline zigzag varint deadline − created_at,
-//     the move: a play as its card (one byte), a deal, end or back nothing, any other as varint length + JSON,
+//     the move: a play as its card (one byte), a deal, end or back nothing, any other as a form byte
+//     and what it says (MOVE_FORMS: its cards a byte each, or its one name, else its JSON),
 //     with a key 8 bytes of SHA-256(key), with a request hash its first 8 bytes.
+//
+// Format 1 (still read) wrote every move but a play as varint length + JSON: the exchanges and
+// discards, a card list each, were most of a short game's log after deflation.
 //
 // Idempotency keys are kept hashed (64 bits, per player and game), request hashes cut to 64 bits:
 // enough to know a retry and to tell it from another request under the same key.
 
-export const COMPACT_FORMAT = 1;
+export const COMPACT_FORMAT = 2;
+const FORMATS_READ = new Set([1, 2]);
 
 const KINDS = ['deal', 'contract', 'exchange', 'bid', 'discard', 'trump', 'play', 'end', 'away', 'back'] as const;
 const ACTORS = ['player', 'system', 'bot'] as const;
@@ -44,6 +49,12 @@ const CAUSES = [null, 'resigned', 'timeout', 'forfeit', 'vacation', 'vacation-ov
 /** Kinds whose move is written as JSON (a play is a card byte; deal, end, back have none). */
 const JSON_MOVE = new Set(['contract', 'exchange', 'bid', 'discard', 'trump', 'away']);
 const HASH_BYTES = 8;
+/**
+ * How format 2 writes a move of a JSON_MOVE kind, its first byte: `{ seat, <kind>: [cards] }` (the
+ * entry's seat) as a count and a byte a card; `{ seat, <kind>: name }` as the name's length and
+ * UTF-8; no move; anything else as format 1 did, varint length + JSON.
+ */
+const MOVE_FORMS = { json: 0, cards: 1, name: 2, none: 3 } as const;
 
 /** A stored log entry with what only the moves path reads: all that compaction must keep. */
 export interface FullLogRow extends LogRow {
@@ -171,10 +182,7 @@ export function encodeLog(rows: readonly FullLogRow[]): Buffer {
       if (card === null) throw new NotCompactable(`entry ${r.seq}: a play that is not one card of its seat`);
       w.byte(card);
     } else if (JSON_MOVE.has(r.kind)) {
-      const text = r.move === null || r.move === undefined ? '' : JSON.stringify(r.move);
-      const bytes = Buffer.from(text, 'utf8');
-      w.varint(bytes.length);
-      w.raw(bytes);
+      writeMove(w, r.kind, r.seat, r.move);
     } else if (r.move !== null && r.move !== undefined) {
       throw new NotCompactable(`entry ${r.seq}: a ${r.kind} with a move`);
     }
@@ -188,9 +196,62 @@ export function encodeLog(rows: readonly FullLogRow[]): Buffer {
     : Buffer.concat([Buffer.from([COMPACT_FORMAT, 0]), body]);
 }
 
+/** The one value of `move` besides its `seat` (the entry's), under the kind's own key: what format 2 writes short. */
+function kindValue(kind: string, seat: number | null, move: unknown): unknown {
+  if (move === null || typeof move !== 'object' || Array.isArray(move)) return undefined;
+  const keys = Object.keys(move);
+  const m = move as Record<string, unknown>;
+  return keys.length === 2 && keys.includes('seat') && keys.includes(kind) && m.seat === seat && seat !== null ? m[kind] : undefined;
+}
+
+function writeMove(w: Writer, kind: string, seat: number | null, move: unknown): void {
+  if (move === null || move === undefined) return w.byte(MOVE_FORMS.none);
+  const value = kindValue(kind, seat, move);
+  const names: unknown[] | null = Array.isArray(value) && value.length < 0x80 ? value : null;
+  const cards = names?.map((c) => (typeof c === 'string' ? parseCard(c) : null)) ?? null;
+  if (names && cards && cards.every((c, i) => c !== null && cardName(c) === names[i])) {
+    w.byte(MOVE_FORMS.cards);
+    w.byte(cards.length);
+    for (const c of cards) w.byte(c!);
+  } else if (typeof value === 'string') {
+    const bytes = Buffer.from(value, 'utf8');
+    w.byte(MOVE_FORMS.name);
+    w.varint(bytes.length);
+    w.raw(bytes);
+  } else {
+    const bytes = Buffer.from(JSON.stringify(move), 'utf8');
+    w.byte(MOVE_FORMS.json);
+    w.varint(bytes.length);
+    w.raw(bytes);
+  }
+}
+
+/** A JSON_MOVE kind's move as `writeMove` wrote it (format 2) or as format 1's JSON. */
+function readMove(r: Reader, format: number, kind: string, seat: number | null): unknown {
+  const form = format === 1 ? MOVE_FORMS.json : r.byte();
+  switch (form) {
+    case MOVE_FORMS.none:
+      return null;
+    case MOVE_FORMS.cards: {
+      const cards: string[] = [];
+      for (let n = r.byte(); n > 0; n--) cards.push(cardName(r.byte()));
+      return { seat, [kind]: cards };
+    }
+    case MOVE_FORMS.name:
+      return { seat, [kind]: r.raw(r.varint()).toString('utf8') };
+    case MOVE_FORMS.json: {
+      const n = r.varint();
+      return n === 0 ? null : JSON.parse(r.raw(n).toString('utf8'));
+    }
+    default:
+      throw new Error(`compact log: unknown move form ${form}`);
+  }
+}
+
 function decodeLog(stored: Uint8Array): CodedEntry[] {
   const buf = Buffer.from(stored);
-  if (buf[0] !== COMPACT_FORMAT) throw new Error(`compact log: unknown format ${buf[0]}`);
+  const format = buf[0];
+  if (!FORMATS_READ.has(format)) throw new Error(`compact log: unknown format ${format}`);
   const r = new Reader(buf[1] === 1 ? inflateRawSync(buf.subarray(2)) : buf.subarray(2));
   const count = r.varint();
   let at = r.varint();
@@ -204,10 +265,7 @@ function decodeLog(stored: Uint8Array): CodedEntry[] {
     const deadline = k & 0x40 ? at + r.zigzag() : null;
     let move: unknown = null;
     if (kind === 'play') move = { seat, play: cardName(r.byte()) };
-    else if (JSON_MOVE.has(kind)) {
-      const n = r.varint();
-      move = n === 0 ? null : JSON.parse(r.raw(n).toString('utf8'));
-    }
+    else if (JSON_MOVE.has(kind)) move = readMove(r, format, kind, seat);
     const keyHash = k & 0x80 ? Buffer.from(r.raw(HASH_BYTES)) : null;
     const requestHash = s & 0x80 ? r.raw(HASH_BYTES).toString('hex') : null;
     out.push({

@@ -1,10 +1,14 @@
 import type { GameEvent } from '@mizerka/rules';
 import type { Prisma } from '../generated/prisma/client.js';
 
-/** The columns of a deal that are public from its start (the seed is not among them). */
+/**
+ * The columns of a deal that are public from its start, and its seed: never shown from here (the
+ * game's readers show it once revealed), read for dealSeedHash when compaction dropped the hash.
+ */
 export const DEAL_FACTS = {
   index: true,
   dealer: true,
+  seed: true,
   seedHash: true,
   contract: true,
   declarer: true,

@@ -38,6 +38,16 @@ export function seedHashOf(seed: string): string {
 }
 
 /**
+ * A deals row's seed hash as the API shows it: the stored one, or (a compacted game's deal, whose
+ * hash compaction drops as the seed's own: compaction.sql.ts dropSeedHashesSql) its seed's.
+ */
+export function dealSeedHash(deal: { seed: Uint8Array | null; seedHash: Uint8Array | null }): string {
+  if (deal.seedHash) return bytesHex(deal.seedHash);
+  if (!deal.seed) throw new Error('a deal with neither its seed nor its seed hash');
+  return seedHashOf(bytesHex(deal.seed));
+}
+
+/**
  * The chance node: a fresh 128-bit seed, the deck it shuffles to, dealt into `state` (phase 'dealing').
  * `seed` is for the seeding script, which must deal reproducibly; the server always lets it be drawn.
  */

@@ -42,9 +42,9 @@ export function gameCommitSql(p: GameProjection) {
       INSERT INTO deals (game_id, index, dealer, seed, deck, seed_hash, contract, declarer, bid, trump, tricks, scores, started_at, finished_at)
       SELECT g.id, r.index, r.dealer, decode(r.seed, 'hex'), r.deck, decode(r."seedHash", 'hex'), r.contract, r.declarer, r.bid, r.trump, r.tricks, r.scores,
              coalesce(r."startedAt", now()), r."finishedAt"
-        FROM g, jsonb_to_recordset(${json(p.deals)}::jsonb)
+        FROM g, json_to_recordset(${json(p.deals)}::json)
              AS r(index int, dealer smallint, seed text, deck text[], "seedHash" text, contract varchar, declarer smallint,
-                  bid varchar, trump varchar, tricks jsonb, scores jsonb, "startedAt" timestamptz, "finishedAt" timestamptz))`);
+                  bid varchar, trump varchar, tricks json, scores json, "startedAt" timestamptz, "finishedAt" timestamptz))`);
   }
   if (p.dealUpdate) {
     const c = p.dealUpdate.columns;
@@ -53,8 +53,8 @@ export function gameCommitSql(p: GameProjection) {
     if (c.declarer !== undefined) set.push(Prisma.sql`declarer = ${c.declarer}::smallint`);
     if (c.bid !== undefined) set.push(Prisma.sql`bid = ${c.bid}::varchar`);
     if (c.trump !== undefined) set.push(Prisma.sql`trump = ${c.trump}::varchar`);
-    if (c.tricks !== undefined) set.push(Prisma.sql`tricks = ${toJsonColumn(c.tricks)}::jsonb`);
-    if (c.scores !== undefined) set.push(Prisma.sql`scores = ${toJsonColumn(c.scores)}::jsonb`);
+    if (c.tricks !== undefined) set.push(Prisma.sql`tricks = ${toJsonColumn(c.tricks)}::json`);
+    if (c.scores !== undefined) set.push(Prisma.sql`scores = ${toJsonColumn(c.scores)}::json`);
     if (c.finished) set.push(Prisma.sql`finished_at = now()`);
     ctes.push(Prisma.sql`d AS (
       UPDATE deals SET ${Prisma.join(set, ', ')}

@@ -20,7 +20,7 @@ import type { GameClockModel, TimeoutPolicyEnum } from './models/time-control.mo
 import { gamePlayers, importedSeats, SEAT_PLAYER } from './game-players.js';
 import { botMarksOf, buildRecord, seatNamesOf } from './record.js';
 import { refuseSpectatorOfHeldBoard } from './board-reveal.js';
-import { boardFirstDealer, bytesHex, dealNext, isBoardSeed } from './dealing.js';
+import { boardFirstDealer, bytesHex, dealNext, dealSeedHash, isBoardSeed } from './dealing.js';
 import { eventViews } from './event-views.js';
 import type { GameStatusValue } from './models/enums.js';
 import type { GameEventLog, GameLogEntry } from './models/event-view.model.js';
@@ -156,7 +156,7 @@ export class GamesService {
         seats: SEATS,
         deals: {
           orderBy: { index: 'asc' },
-          select: { ...DEAL_FACTS, seed: true },
+          select: DEAL_FACTS,
         },
       },
     });
@@ -170,7 +170,7 @@ export class GamesService {
     const deals: DealInfo[] = game.deals.map((d) => ({
       index: d.index,
       dealer: d.dealer,
-      seedHash: bytesHex(d.seedHash),
+      seedHash: dealSeedHash(d),
       seed: revealed && d.seed ? bytesHex(d.seed) : null,
       contract: d.contract as DealInfo['contract'],
       declarer: d.declarer,

@@ -34,7 +34,7 @@ describe('startGame', () => {
     expect(deal.dealer).toBe(game.firstDealer);
     // Stored as bytes (16 and 32); the hex of the seed is what is hashed and shown.
     expect(deal.seed).toHaveLength(16);
-    expect(bytesHex(deal.seedHash)).toBe(createHash('sha256').update(bytesHex(deal.seed!)).digest('hex'));
+    expect(bytesHex(deal.seedHash!)).toBe(createHash('sha256').update(bytesHex(deal.seed!)).digest('hex'));
     expect(game.events).toMatchObject([{ seq: 1, kind: 'deal', dealIndex: 0, seat: null, playerId: null }]);
   });
 

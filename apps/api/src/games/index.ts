@@ -1,6 +1,6 @@
 // What the games feature offers the features above it (lobbies, moves, scoring): import from here,
 // not from the folder's internals.
-export { boardDealSeed, boardFirstDealer, bytesHex, dealFresh, dealNext, hexBytes, newBoard, seedHashOf, type Board, type NewDeal } from './dealing.js';
+export { boardDealSeed, boardFirstDealer, bytesHex, dealFresh, dealNext, dealSeedHash, hexBytes, newBoard, seedHashOf, type Board, type NewDeal } from './dealing.js';
 export { refuseSpectatorOfHeldBoard } from './board-reveal.js';
 export { DEAL_FACTS } from './deal-facts.js';
 export {

@@ -149,7 +149,9 @@ export type ExportRow = z.output<typeof EXPORT_ROW>;
 // The sources of game g's record beyond its own columns: its seats, deals and moves as JSON arrays.
 const SEATS_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('seat', s.seat, 'name', p.name, 'kind', p.kind, 'botLevel', p.bot_level) ORDER BY s.seat), '[]')
             FROM game_seats s JOIN players p ON p.id = s.player_id WHERE s.game_id = g.id)`;
-const DEALS_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('seed', encode(d.seed, 'hex'), 'deck', d.deck, 'seedHash', encode(d.seed_hash, 'hex')) ORDER BY d.index), '[]')
+// A compacted game's deal has no stored hash: it is its seed's (games/dealing.ts dealSeedHash).
+const DEAL_SEED_HASH = Prisma.sql`encode(coalesce(d.seed_hash, sha256(convert_to(encode(d.seed, 'hex'), 'UTF8'))), 'hex')`;
+const DEALS_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('seed', encode(d.seed, 'hex'), 'deck', d.deck, 'seedHash', ${DEAL_SEED_HASH}) ORDER BY d.index), '[]')
             FROM deals d WHERE d.game_id = g.id)`;
 const MOVES_JSON = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('dealIndex', e.deal_index, 'move', e.move) ORDER BY e.seq), '[]')
             FROM game_events e WHERE e.game_id = g.id AND e.kind NOT IN ('deal', 'end', 'away', 'back'))`;

@@ -4,7 +4,7 @@ import { queryRows } from '../common/sql-query.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { DealHistory, ScoreSheet } from './models/scoring.model.js';
 import { gameTricksSql } from './scoring.sql.js';
-import { bytesHex, DEAL_FACTS, gamePlayers, importedSeats, refuseSpectatorOfHeldBoard, SEAT_PLAYER, type GameEndView } from '../games/index.js';
+import { DEAL_FACTS, dealSeedHash, gamePlayers, importedSeats, refuseSpectatorOfHeldBoard, SEAT_PLAYER, type GameEndView } from '../games/index.js';
 
 /**
  * Standings and deal history from the projections (Deal, Trick, GameSeat rows) that each move
@@ -54,7 +54,7 @@ export class ScoringService {
       return {
         index: d.index,
         dealer: d.dealer,
-        seedHash: bytesHex(d.seedHash),
+        seedHash: dealSeedHash(d),
         contract: d.contract as DealHistory['contract'],
         declarer: d.declarer,
         bid: d.bid as DealHistory['bid'],
