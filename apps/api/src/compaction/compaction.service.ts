@@ -1,12 +1,11 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Counter, Gauge } from 'prom-client';
-import { toJsonColumn } from '../common/json-column.js';
 import { queryRows, type RowReader } from '../common/sql-query.js';
 import type { AppConfig } from '../config/app-config.js';
 import { differences, encodeLog, NotCompactable, stateDifference, type CompactGame, type FullLogRow } from '../games/index.js';
 import { recordSourcesSql } from '../history/history.sql.js';
-import { recordOfRow } from '../history/stored-records.js';
+import { recordTextOfRow } from '../history/stored-records.js';
 import { registry } from '../metrics/metrics.js';
 import { JobQueue } from '../outbox/job-queue.js';
 import { PrismaService } from '../prisma/prisma.service.js';
@@ -177,7 +176,8 @@ export class CompactionService implements OnModuleInit {
     const [source] = await queryRows(tx, recordSourcesSql([gameId], false));
     let built: string;
     try {
-      built = source?.compact ? toJsonColumn(recordOfRow(source)) : '';
+      // The export's text of it (recordTextOfRow), which must be the stored text byte for byte.
+      built = source?.compact ? recordTextOfRow(source) : '';
     } catch (error) {
       built = `(the build failed: ${error instanceof Error ? error.message : String(error)})`;
     }

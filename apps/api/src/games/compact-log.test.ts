@@ -3,7 +3,8 @@
 // every read of whole games before and after compaction against a real database.
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { COMPACT_FORMAT, encodeLog, recordMoves, type FullLogRow } from './compact-log.js';
+import { COMPACT_FORMAT, encodeLog, recordMoves, recordMoveTexts, type FullLogRow } from './compact-log.js';
+import { buildRecord, buildRecordText } from './record.js';
 
 let seq = 0;
 const at = Date.UTC(2026, 11, 3, 12);
@@ -115,6 +116,30 @@ describe('the compact log', () => {
     expect(one[0]).toBe(1);
     expect(recordMoves(one)).toEqual(recordMoves(encodeLog(rows)));
     expect(recordMoves(one)).toEqual(expectedMoves(rows));
+  });
+
+  it("writes a record's text from the log (the export's way) as JSON.stringify writes the record built from its moves", () => {
+    const rows = log();
+    const game = {
+      preset: 'short',
+      options: {},
+      firstDealer: 2,
+      endSeat: 1,
+      endReason: 'resigned',
+      players: ['Ala', 'Ola "the bot"', 'Ela'],
+      bots: [null, 'basic', null],
+      deals: [
+        { seed: '0123456789abcdef0123456789abcdef', deck: null },
+        { seed: 'fedcba9876543210fedcba9876543210', deck: null },
+      ],
+    };
+    for (const stored of [encodeLog(rows), formatOne(rows.filter((r) => r.kind !== 'play').map((r, i) => ({ ...r, seq: i + 1 })))]) {
+      const built = JSON.stringify(buildRecord({ ...game, moves: recordMoves(stored) }));
+      expect(buildRecordText(game, recordMoveTexts(stored))).toBe(built);
+      // Without an end, bots or moves in a deal.
+      const plain = { ...game, endSeat: null, endReason: null, bots: [null, null, null], deals: [...game.deals, { seed: '00000000000000000000000000000000', deck: null }] };
+      expect(buildRecordText(plain, recordMoveTexts(stored))).toBe(JSON.stringify(buildRecord({ ...plain, moves: recordMoves(stored) })));
+    }
   });
 
   it('refuses a format it does not know', () => {

@@ -80,7 +80,17 @@ interface CodedEntry {
   keyHash: Buffer | null;
   requestHash: string | null;
   responseKept: boolean;
+  /** A play's card (its move is PLAYS' shared object for the seat and card), else null. */
+  card: number | null;
 }
+
+/**
+ * A play's move by seat and card, { seat, play }, one frozen object each (seats 0 to 6, and
+ * none): decoding a log makes no object per play, most of its entries. Readers only read moves.
+ */
+const PLAYS = Array.from({ length: 8 }, (_, i) => Array.from({ length: 52 }, (_, card) => Object.freeze({ seat: i === 7 ? null : i, play: cardName(card) })));
+/** The same plays as JSON text in jsonb's key order, as a record writes them: '{"play":"AS","seat":1}'. */
+const PLAY_TEXTS = PLAYS.map((bySeat) => bySeat.map((m) => `{"play":"${m.play}","seat":${m.seat}}`));
 
 /** What the rebuild needs of the game besides its log. */
 export interface CompactGame {
@@ -141,6 +151,10 @@ class Reader {
   zigzag(): number {
     const z = this.varint();
     return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+  }
+  skip(n: number): void {
+    if (this.at + n > this.buf.length) throw new Error('compact log: truncated');
+    this.at += n;
   }
   raw(n: number): Buffer {
     if (this.at + n > this.buf.length) throw new Error('compact log: truncated');
@@ -267,39 +281,71 @@ function unpacked(compression: number, rest: Buffer): Buffer {
   }
 }
 
-function decodeLog(stored: Uint8Array): CodedEntry[] {
-  const buf = Buffer.from(stored);
+/**
+ * One entry as `readLog` hands it to its visitor: the same object each time, its fields those of
+ * the entry at hand (copy what is kept). The hashes are read only when `withHashes`.
+ */
+interface ReadEntry {
+  kind: string;
+  seat: number | null;
+  /** The kind byte and the seat byte, for what the fields above do not say. */
+  k: number;
+  s: number;
+  createdAt: number;
+  deadline: number | null;
+  move: unknown;
+  card: number | null;
+  keyHash: Buffer | null;
+  requestHash: string | null;
+}
+
+/** The one reader of a stored log: calls `visit` with each entry in order (see ReadEntry). */
+function readLog(stored: Uint8Array, withHashes: boolean, visit: (entry: ReadEntry) => void): void {
+  const buf = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
   const format = buf[0];
   if (!FORMATS_READ.has(format)) throw new Error(`compact log: unknown format ${format}`);
   const r = new Reader(unpacked(buf[1], buf.subarray(2)));
   const count = r.varint();
-  let at = r.varint();
-  const out: CodedEntry[] = [];
+  const e: ReadEntry = { kind: '', seat: null, k: 0, s: 0, createdAt: r.varint(), deadline: null, move: null, card: null, keyHash: null, requestHash: null };
   for (let i = 0; i < count; i++) {
-    const k = r.byte();
-    const s = r.byte();
-    const kind = KINDS[k & 0x0f];
-    const seat = (s & 0x07) === 0 ? null : (s & 0x07) - 1;
-    at += r.zigzag();
-    const deadline = k & 0x40 ? at + r.zigzag() : null;
-    let move: unknown = null;
-    if (kind === 'play') move = { seat, play: cardName(r.byte()) };
-    else if (JSON_MOVE.has(kind)) move = readMove(r, format, kind, seat);
-    const keyHash = k & 0x80 ? Buffer.from(r.raw(HASH_BYTES)) : null;
-    const requestHash = s & 0x80 ? r.raw(HASH_BYTES).toString('hex') : null;
-    out.push({
-      kind,
-      seat,
-      actor: ACTORS[(k >> 4) & 0x03],
-      cause: CAUSES[(s >> 3) & 0x07] ?? null,
-      createdAt: at,
-      deadline,
-      move,
-      keyHash,
-      requestHash,
-      responseKept: keyHash !== null && (s & 0x40) === 0,
-    });
+    const k = (e.k = r.byte());
+    const s = (e.s = r.byte());
+    const kind = (e.kind = KINDS[k & 0x0f]);
+    const seat = (e.seat = (s & 0x07) === 0 ? null : (s & 0x07) - 1);
+    e.createdAt += r.zigzag();
+    e.deadline = k & 0x40 ? e.createdAt + r.zigzag() : null;
+    e.move = null;
+    e.card = null;
+    if (kind === 'play') {
+      const card = (e.card = r.byte());
+      if (card > 51) throw new Error(`compact log: not a card: ${card}`);
+      e.move = PLAYS[seat ?? 7][card];
+    } else if (JSON_MOVE.has(kind)) e.move = readMove(r, format, kind, seat);
+    if (withHashes) {
+      e.keyHash = k & 0x80 ? Buffer.from(r.raw(HASH_BYTES)) : null;
+      e.requestHash = s & 0x80 ? r.raw(HASH_BYTES).toString('hex') : null;
+    } else r.skip((k & 0x80 ? HASH_BYTES : 0) + (s & 0x80 ? HASH_BYTES : 0));
+    visit(e);
   }
+}
+
+function decodeLog(stored: Uint8Array): CodedEntry[] {
+  const out: CodedEntry[] = [];
+  readLog(stored, true, (e) =>
+    out.push({
+      kind: e.kind,
+      seat: e.seat,
+      actor: ACTORS[(e.k >> 4) & 0x03],
+      cause: CAUSES[(e.s >> 3) & 0x07] ?? null,
+      createdAt: e.createdAt,
+      deadline: e.deadline,
+      move: e.move,
+      keyHash: e.keyHash,
+      requestHash: e.requestHash,
+      responseKept: e.keyHash !== null && (e.s & 0x40) === 0,
+      card: e.card,
+    }),
+  );
   return out;
 }
 
@@ -417,6 +463,40 @@ export function recordMoves(stored: Uint8Array): { dealIndex: number; move: unkn
     } else if (c.kind !== 'end' && c.kind !== 'away' && c.kind !== 'back') moves.push({ dealIndex: deal, move: jsonbOrdered(c.move) });
   }
   return moves;
+}
+
+/**
+ * recordMoves as JSON text, by deal: each deal's moves as JSON.stringify writes the moves
+ * recordMoves gives, joined by commas (the inside of a record's `moves` list). The export's path,
+ * which writes a compacted game's record without building its objects (buildRecordText): a play,
+ * most of the entries, is written from its card.
+ */
+export function recordMoveTexts(stored: Uint8Array): string[] {
+  const deals: string[] = [];
+  let moves: string[] | null = null;
+  readLog(stored, false, (e) => {
+    if (e.kind === 'deal') {
+      if (moves) deals.push(moves.join(','));
+      moves = [];
+    } else if (!moves) {
+      // recordMoves' deal -1 (a move before the first deal): no record deal holds it.
+    } else if (e.kind === 'play') moves.push(PLAY_TEXTS[e.seat ?? 7][e.card!]);
+    else if (e.kind !== 'end' && e.kind !== 'away' && e.kind !== 'back') moves.push(moveText(e.kind, e.seat, e.move));
+  });
+  if (moves) deals.push((moves as string[]).join(','));
+  return deals;
+}
+
+/** Whether a move's own key comes before 'seat' in jsonb's order, by kind. */
+const KIND_BEFORE_SEAT = new Map<string, boolean>(KINDS.map((kind) => [kind, jsonbKeyOrder(kind, 'seat') < 0]));
+
+/** JSON.stringify(jsonbOrdered(move)), written directly for the shape format 2 writes short ({ seat, <kind>: value }). */
+function moveText(kind: string, seat: number | null, move: unknown): string {
+  const value = kindValue(kind, seat, move);
+  const flat = typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string'));
+  if (!flat) return JSON.stringify(jsonbOrdered(move));
+  const own = `"${kind}":${JSON.stringify(value)}`;
+  return KIND_BEFORE_SEAT.get(kind) ? `{${own},"seat":${seat}}` : `{"seat":${seat},${own}}`;
 }
 
 /** The log's rows rebuilt from its compact form (without keys and answers: see earlierRequest). */

@@ -8,7 +8,7 @@ import { parseRows, type SqlQuery } from '../common/sql-query.js';
 import type { AppConfig } from '../config/app-config.js';
 import { ReplicaPrisma, replicaCheckouts } from '../prisma/replica-prisma.js';
 import { exportChatSql, gamesExportSql, type ExportRow, type GamesQuery } from './history.sql.js';
-import { recordOfRow } from './stored-records.js';
+import { recordTextOfRow } from './stored-records.js';
 
 /**
  * A small Postgres.js pool of the export's own, for its pages. Its own connections, so that exports
@@ -132,9 +132,17 @@ export class ExportService implements OnApplicationShutdown {
         // The connection is free again before a line is written.
         const rows = await this.pg.rows(query);
         const chats = withChat ? await this.chatsOf(rows.map((r) => r.id)) : null;
+        // Lines go out in chunks of about WRITE_CHUNK characters: a write per line cost more than
+        // building a compacted game's record (a frame of the chunked response each, and its syscall).
+        let chunk = '';
         for (const row of rows) {
-          if (over() || !(await send(out, lineOf(row, withSeeds, chats?.get(row.id) ?? (chats ? [] : null)), this.limits.idleMs))) return;
+          if (over()) return;
+          chunk += lineOf(row, withSeeds, chats?.get(row.id) ?? (chats ? [] : null));
+          if (chunk.length < WRITE_CHUNK) continue;
+          if (!(await send(out, chunk, this.limits.idleMs))) return;
+          chunk = '';
         }
+        if (chunk && (over() || !(await send(out, chunk, this.limits.idleMs)))) return;
         if (rows.length < size) break;
         left -= rows.length;
         // Rows come in the list's order, by (created_at, id): the next page starts after the last.
@@ -173,10 +181,13 @@ export interface ExportChatLine {
   at: string;
 }
 
+/** Characters of lines the export writes at once (see stream). */
+const WRITE_CHUNK = 64 * 1024;
+
 function lineOf(row: ExportRow, withSeeds: boolean, chat: ExportChatLine[] | null): string {
   // The stored text is JSON.stringify of the record buildRecord gave: sent as it is, it is the same
   // line as one built now.
-  const record = row.record ?? JSON.stringify(recordOfRow({ ...row, seats: row.seats!, deals: row.deals!, moves: row.moves!, compact: row.compact }));
+  const record = row.record ?? recordTextOfRow({ ...row, seats: row.seats!, deals: row.deals!, moves: row.moves!, compact: row.compact });
   if (!withSeeds && !chat) return `${record}\n`;
   const seeds = withSeeds ? row.deals!.map((d) => ({ seed: d.seed, seedHash: d.seedHash })) : undefined;
   return `${JSON.stringify({ gameId: row.id, createdAt: row.created_at, seeds, chat: chat ?? undefined }).slice(0, -1)},"record":${record}}\n`;

@@ -3,7 +3,7 @@ import type { GameRecord } from '@mizerka/rules';
 import { toJsonColumn } from '../common/json-column.js';
 import { queryRows } from '../common/sql-query.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { botMarksOf, buildRecord, recordMoves, seatNamesOf } from '../games/index.js';
+import { botMarksOf, buildRecord, buildRecordText, recordMoves, recordMoveTexts, seatNamesOf, type RecordSource } from '../games/index.js';
 import { OutboxConsumer, type OutboxItem } from '../outbox/outbox-consumer.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { insertRecordsSql, recordSourcesSql, type RecordSourceRow } from './history.sql.js';
@@ -13,7 +13,19 @@ type Db = Pick<Prisma.TransactionClient, '$queryRaw' | '$executeRaw'>;
 
 /** A game's record from its stored rows: the one record builder, the games module's. */
 export function recordOfRow(row: RecordSourceRow): GameRecord & { players: string[] } {
-  return buildRecord({
+  return buildRecord({ ...sourceOf(row), moves: row.compact ? recordMoves(row.compact) : row.moves });
+}
+
+/**
+ * The text of recordOfRow's record (JSON.stringify of it): for a compacted game written from its
+ * compact log without building the record's objects (buildRecordText), the export's way.
+ */
+export function recordTextOfRow(row: RecordSourceRow): string {
+  return row.compact ? buildRecordText(sourceOf(row), recordMoveTexts(row.compact)) : JSON.stringify(recordOfRow(row));
+}
+
+function sourceOf(row: RecordSourceRow): Omit<RecordSource, 'moves'> {
+  return {
     preset: row.preset,
     options: row.options,
     firstDealer: row.first_dealer,
@@ -22,8 +34,7 @@ export function recordOfRow(row: RecordSourceRow): GameRecord & { players: strin
     players: seatNamesOf(row.seats.map((s) => ({ seat: s.seat, player: { name: s.name } })), row.seat_names, row.players),
     bots: botMarksOf(row.seats.map((s) => ({ seat: s.seat, player: s })), row.players, row.seat_bots),
     deals: row.deals,
-    moves: row.compact ? recordMoves(row.compact) : row.moves,
-  });
+  };
 }
 
 /**
