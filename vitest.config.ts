@@ -21,6 +21,9 @@ const build = {
 // replacement and the replaced module is loaded afresh for them.
 const ISOLATED = ['apps/api/src/lobbies/toy-preset.test.ts', 'apps/api/src/database/migrations.test.ts', 'apps/web/src/terms.test.ts'];
 const EXCLUDE = ['node_modules/**', 'dist/**'];
+// Files a run leaves out (comma-separated, as in `include`): CI's pass on this machine's PostgreSQL
+// under Node 20 leaves out end-to-end files that its other two passes run (.ci/run).
+const SKIPPED = (process.env.TEST_SKIP_FILES ?? '').split(',').map((f) => f.trim()).filter(Boolean);
 const WEB = ['test/web/**/*.test.ts'];
 // Every screen × language × size through axe (minutes): a project of its own, so CI runs it once.
 const SWEEP = ['test/web/quality.test.ts'];
@@ -52,7 +55,7 @@ export default defineConfig({
       // Every file in one process, one after another, its modules kept between files (isolate:
       // false): NestJS, Prisma and the app are imported once a run, not once a file (~190 s of a
       // pass). Each file still starts its own app on its own database.
-      project({ name: 'shared', include: ['**/*.test.ts'], exclude: [...EXCLUDE, ...ISOLATED, ...WEB], isolate: false }),
+      project({ name: 'shared', include: ['**/*.test.ts'], exclude: [...EXCLUDE, ...ISOLATED, ...WEB, ...SKIPPED], isolate: false }),
       // The web client in Chromium, alike; a project of its own so that a run can leave it out
       // (`--project shared --project isolated`: Vitest's --exclude does not reach projects).
       project({ name: 'web', include: WEB, exclude: [...EXCLUDE, ...SWEEP], isolate: false }),

@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../app.js';
 import { chromiumAvailable, ensureWebBuild, launchChromium, SCREENSHOTS } from './browser.js';
-import { everyScreen, LANGUAGES, prepareContext, SIZES, type Language, type ScreenCase, type SessionTokens } from './screens.js';
+import { everyScreen, LANGUAGES, prepareContext, SIZES, SWEEP_SIZES, type Language, type ScreenCase, type SessionTokens } from './screens.js';
 
 const available = chromiumAvailable('the web client quality tests in Chromium');
 /** Pages checked at once: two cores share the server, Chromium and axe. */
@@ -103,7 +103,7 @@ describe.skipIf(!available)('every screen in every language, at phone and deskto
     const chosen = screens.filter((s) => !onlyScreens || onlyScreens.has(s.name));
     const languages = LANGUAGES.filter((l) => !onlyLanguages || onlyLanguages.has(l));
     const jobs = chosen.flatMap((screen) => languages.map((language) => ({ screen, language })));
-    const expected = jobs.length * SIZES.length;
+    const expected = jobs.length * SWEEP_SIZES.length;
     const problems: string[] = [];
     const started = Date.now();
     let shots = 0;
@@ -116,7 +116,7 @@ describe.skipIf(!available)('every screen in every language, at phone and deskto
           await openScreen(page, t.baseUrl, screen, language);
           const opened = Date.now();
           let axeTime = 0;
-          for (const size of SIZES) {
+          for (const size of SWEEP_SIZES) {
             const where = `${screen.name} ${size.name} ${language}`;
             await page.setViewportSize({ width: size.width, height: size.height });
             await settle(page);
@@ -139,7 +139,7 @@ describe.skipIf(!available)('every screen in every language, at phone and deskto
     };
     await Promise.all(Array.from({ length: PARALLEL }, work));
     await Promise.all([...contexts.values()].map(async (c) => (await c).close()));
-    console.log(`quality: ${chosen.length} screens × ${languages.length} languages × ${SIZES.length} sizes, ${shots} screenshots in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`quality: ${chosen.length} screens × ${languages.length} languages × ${SWEEP_SIZES.length} sizes, ${shots} screenshots in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     expect(problems).toEqual([]);
     expect(shots).toBe(expected);
   }, 900_000);
