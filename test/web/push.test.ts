@@ -111,16 +111,23 @@ describe.skipIf(!available)('Web Push in the web client', () => {
     cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => registrations.push(...event.registrations));
     await cdp.send('ServiceWorker.enable');
     const { registrationId } = await waitFor(() => registrations.find((r) => r.scopeURL === `${origin}/`), 'the worker registration');
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: JSON.stringify(message) });
-    const shown = await waitFor(
-      async () => {
-        const list = (await page.evaluate(
-          'navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((ns) => ns.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data })))',
-        )) as unknown[];
-        return list.length > 0 ? list : undefined;
-      },
-      'the notification',
-    );
+    const notifications = async () => {
+      const list = (await page.evaluate(
+        'navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((ns) => ns.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data })))',
+      )) as unknown[];
+      return list.length > 0 ? list : undefined;
+    };
+    // Delivered again if nothing shows within 5 s: on a loaded CI machine a message delivered while
+    // Chromium was still starting the worker was once never shown (10 s). A second delivery with
+    // the same tag replaces the first notification, so one shows either way.
+    let shown: unknown[] | undefined;
+    for (let attempt = 1; !shown; attempt++) {
+      await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: JSON.stringify(message) });
+      shown = await waitFor(notifications, 'the notification', { timeout: 5_000 }).catch((error: unknown) => {
+        if (attempt === 3) throw error;
+        return undefined;
+      });
+    }
     expect(shown).toEqual([
       {
         title: 'Your move against Ala and Olek',
