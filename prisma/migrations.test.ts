@@ -13,6 +13,17 @@ import {
 } from '../apps/api/src/database/schema-engine.js';
 import { createTestDatabase, withClient } from '../test/database.js';
 
+/** The committed migrations, the index of the one named `name`, and a folder holding those before it (remove it when done). */
+async function migrationsBefore(name: string): Promise<{ migrations: string[]; at: number; before: string }> {
+  const migrations = listMigrations();
+  const at = migrations.findIndex((m) => m.endsWith(`_${name}`));
+  expect(at).toBeGreaterThan(0);
+  const before = await mkdtemp(join(tmpdir(), 'mizerka-migrations-'));
+  await cp(join(migrationsDir(), 'migration_lock.toml'), join(before, 'migration_lock.toml'));
+  for (const m of migrations.slice(0, at)) await cp(join(migrationsDir(), m), join(before, m), { recursive: true });
+  return { migrations, at, before };
+}
+
 describe('prisma/migrations', () => {
   it('are in step with prisma/schema.prisma (else run `npm run db:migration -- NAME`)', async () => {
     expect(await diffMigrationsToSchema()).toBe('');
@@ -82,10 +93,7 @@ describe('prisma/migrations', () => {
   });
 
   it("turn the deals' hex seeds and hashes into bytes that read back as the same hex (deal_seeds_bytes), and refuse any that would not", async () => {
-    const migrations = listMigrations();
-    const at = migrations.findIndex((m) => m.endsWith('_deal_seeds_bytes'));
-    expect(at).toBeGreaterThan(0);
-    const before = await mkdtemp(join(tmpdir(), 'mizerka-migrations-'));
+    const { migrations, at, before } = await migrationsBefore('deal_seeds_bytes');
     const game = '00000000-0000-4000-8000-000000000002';
     const seed = '0123456789abcdef0123456789abcdef';
     const hash = 'f'.repeat(32) + '0'.repeat(31) + '9';
@@ -99,8 +107,6 @@ describe('prisma/migrations', () => {
       return url;
     };
     try {
-      await cp(join(migrationsDir(), 'migration_lock.toml'), join(before, 'migration_lock.toml'));
-      for (const m of migrations.slice(0, at)) await cp(join(migrationsDir(), m), join(before, m), { recursive: true });
       const url = await seeded(seed);
       expect(await applyMigrations(url)).toEqual({ applied: migrations.slice(at) });
       await withClient(url, async (client) => {
@@ -123,14 +129,9 @@ describe('prisma/migrations', () => {
   });
 
   it("turn the deals' results from jsonb into json text without jsonb's spaces, and make the seed hash optional (deal_results_json)", async () => {
-    const migrations = listMigrations();
-    const at = migrations.findIndex((m) => m.endsWith('_deal_results_json'));
-    expect(at).toBeGreaterThan(0);
-    const before = await mkdtemp(join(tmpdir(), 'mizerka-migrations-'));
+    const { migrations, at, before } = await migrationsBefore('deal_results_json');
     const game = '00000000-0000-4000-8000-000000000003';
     try {
-      await cp(join(migrationsDir(), 'migration_lock.toml'), join(before, 'migration_lock.toml'));
-      for (const m of migrations.slice(0, at)) await cp(join(migrationsDir(), m), join(before, m), { recursive: true });
       const url = await createTestDatabase({ empty: true });
       await applyMigrations(url, { migrationsDir: before });
       await withClient(url, async (client) => {
