@@ -80,8 +80,6 @@ interface CodedEntry {
   keyHash: Buffer | null;
   requestHash: string | null;
   responseKept: boolean;
-  /** A play's card (its move is PLAYS' shared object for the seat and card), else null. */
-  card: number | null;
 }
 
 /**
@@ -343,7 +341,6 @@ function decodeLog(stored: Uint8Array): CodedEntry[] {
       keyHash: e.keyHash,
       requestHash: e.requestHash,
       responseKept: e.keyHash !== null && (e.s & 0x40) === 0,
-      card: e.card,
     }),
   );
   return out;

@@ -1,4 +1,4 @@
-import { cardName, makeRules, RECORD_FORMAT, shuffledDeck, type EndReason, type GameRecord, type RecordMove } from '@mizerka/rules';
+import { cardName, makeRules, RECORD_FORMAT, shuffledDeck, type EndReason, type GameRecord, type RecordMove, type Rules } from '@mizerka/rules';
 import { DomainError } from '../common/errors.js';
 
 /** What a stored finished game gives its mizerka-record/1: the one way a record is built (view, REST, export). */
@@ -28,18 +28,30 @@ export function buildRecord(game: RecordSource): GameRecord & { players: string[
     byDeal.set(m.dealIndex, list);
   }
   return {
-    format: RECORD_FORMAT as GameRecord['format'],
-    rules: { preset: rules.value.preset, options: rules.value.options },
-    firstDealer: game.firstDealer,
-    players: game.players,
-    // Written only when a computer player sat at the table.
-    ...(game.bots.some((b) => b !== null) ? { bots: game.bots } : {}),
+    ...recordHead(game, rules.value),
     deals: game.deals.map((d, index) => ({
       deck: d.seed !== null ? shuffledDeck(rules.value, d.seed).map(cardName) : [...(d.deck ?? [])],
       moves: byDeal.get(index) ?? [],
     })),
-    ...(game.endSeat !== null ? { end: { seat: game.endSeat, reason: game.endReason as EndReason } } : {}),
+    ...recordEnd(game),
   };
+}
+
+/** A record's keys before `deals`, in their order (buildRecord and buildRecordText alike). */
+function recordHead(game: Omit<RecordSource, 'moves'>, rules: Rules) {
+  return {
+    format: RECORD_FORMAT as GameRecord['format'],
+    rules: { preset: rules.preset, options: rules.options },
+    firstDealer: game.firstDealer,
+    players: game.players,
+    // Written only when a computer player sat at the table.
+    ...(game.bots.some((b) => b !== null) ? { bots: game.bots } : {}),
+  };
+}
+
+/** A record's key after `deals`: the end of a game that ended early. */
+function recordEnd(game: Omit<RecordSource, 'moves'>): { end?: { seat: number; reason: EndReason } } {
+  return game.endSeat !== null ? { end: { seat: game.endSeat, reason: game.endReason as EndReason } } : {};
 }
 
 /** A card's name as JSON text ('"AS"'), by card. */
@@ -60,20 +72,14 @@ function deckText(deck: readonly number[]): string {
 export function buildRecordText(game: Omit<RecordSource, 'moves'>, movesByDeal: readonly string[]): string {
   const rules = makeRules(game.preset, game.options);
   if (!rules.ok) throw new DomainError('INTERNAL', 'Internal server error');
-  // The keys before `deals` by JSON.stringify itself, in buildRecord's order.
-  const head = JSON.stringify({
-    format: RECORD_FORMAT,
-    rules: { preset: rules.value.preset, options: rules.value.options },
-    firstDealer: game.firstDealer,
-    players: game.players,
-    ...(game.bots.some((b) => b !== null) ? { bots: game.bots } : {}),
-  });
-  let text = `${head.slice(0, -1)},"deals":[`;
+  // The keys around `deals` by JSON.stringify itself, as buildRecord has them.
+  let text = `${JSON.stringify(recordHead(game, rules.value)).slice(0, -1)},"deals":[`;
   game.deals.forEach((d, index) => {
     const deck = d.seed !== null ? deckText(shuffledDeck(rules.value, d.seed)) : JSON.stringify([...(d.deck ?? [])]);
     text += `${index === 0 ? '' : ','}{"deck":${deck},"moves":[${movesByDeal[index] ?? ''}]}`;
   });
-  return `${text}]${game.endSeat !== null ? `,"end":${JSON.stringify({ seat: game.endSeat, reason: game.endReason })}` : ''}}`;
+  const { end } = recordEnd(game);
+  return `${text}]${end ? `,"end":${JSON.stringify(end)}` : ''}}`;
 }
 
 /** Names by seat: a seat's player, else (an imported game's other seats) the name its record gave. */

@@ -132,17 +132,9 @@ export class ExportService implements OnApplicationShutdown {
         // The connection is free again before a line is written.
         const rows = await this.pg.rows(query);
         const chats = withChat ? await this.chatsOf(rows.map((r) => r.id)) : null;
-        // Lines go out in chunks of about WRITE_CHUNK characters: a write per line cost more than
-        // building a compacted game's record (a frame of the chunked response each, and its syscall).
-        let chunk = '';
         for (const row of rows) {
-          if (over()) return;
-          chunk += lineOf(row, withSeeds, chats?.get(row.id) ?? (chats ? [] : null));
-          if (chunk.length < WRITE_CHUNK) continue;
-          if (!(await send(out, chunk, this.limits.idleMs))) return;
-          chunk = '';
+          if (over() || !(await send(out, lineOf(row, withSeeds, chats?.get(row.id) ?? (chats ? [] : null)), this.limits.idleMs))) return;
         }
-        if (chunk && (over() || !(await send(out, chunk, this.limits.idleMs)))) return;
         if (rows.length < size) break;
         left -= rows.length;
         // Rows come in the list's order, by (created_at, id): the next page starts after the last.
@@ -180,9 +172,6 @@ export interface ExportChatLine {
   body: string;
   at: string;
 }
-
-/** Characters of lines the export writes at once (see stream). */
-const WRITE_CHUNK = 64 * 1024;
 
 function lineOf(row: ExportRow, withSeeds: boolean, chat: ExportChatLine[] | null): string {
   // The stored text is JSON.stringify of the record buildRecord gave: sent as it is, it is the same
